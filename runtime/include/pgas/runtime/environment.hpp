@@ -1,0 +1,55 @@
+#pragma once
+// The MPI environment of a pgas program: start-up, shut-down, the world communicator.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace pgas {
+
+/// Starts MPI (or adopts an MPI the program already started) for the lifetime of the object.
+/// Collective over all processes of the job. Exactly one may exist at a time.
+///
+/// On Open MPI it sets two variables before MPI_Init, each unless already set (docs/platform.md):
+/// OMPI_MCA_osc=^ucx, because the UCX one-sided component cannot create MPI_Win_create or
+/// MPI_Win_create_dynamic windows in a one-process job, and
+/// OMPI_MCA_btl_vader_flags=send,put,get,inplace, because vader's atomics crash 64-bit
+/// compare-and-swap. A program that initialises MPI itself must set them itself.
+class environment {
+ public:
+  environment();
+  environment(int& argc, char**& argv);
+  environment(const environment&) = delete;
+  environment& operator=(const environment&) = delete;
+  environment(environment&&) = delete;
+  environment& operator=(environment&&) = delete;
+  /// Collective. Frees the library's communicators and finalises MPI if this object started it.
+  ~environment();
+
+  /// True while an environment exists. Local.
+  [[nodiscard]] static bool active() noexcept;
+
+ private:
+  void start(int* argc, char*** argv);
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// This process's image number, 0-based, in the world team. Local.
+[[nodiscard]] std::size_t this_image();
+/// How many images the world team has. Local.
+[[nodiscard]] std::size_t num_images();
+
+namespace runtime {
+/// pgas's duplicate of MPI_COMM_WORLD, with MPI_ERRORS_RETURN. Throws usage_error if no
+/// environment exists (never started, or already ended). Local.
+[[nodiscard]] MPI_Comm world_comm();
+/// A second duplicate for the library's own point-to-point notifications, so they can never
+/// match a user's messages or a collective. Local.
+[[nodiscard]] MPI_Comm notify_comm();
+/// Throws usage_error naming `what` unless an environment exists. Local.
+void require_environment(const char* what);
+}  // namespace runtime
+
+}  // namespace pgas

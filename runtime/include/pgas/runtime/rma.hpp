@@ -1,0 +1,245 @@
+#pragma once
+// One-sided operations on a window: put, get, accumulates, atomics, request-based and strided
+// transfers. Displacements are in units of the target's disp_unit; on a dynamic window they are
+// the absolute addresses the target published (reference pages 003 and 004).
+
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+
+namespace pgas::runtime {
+
+/// The combining operations of accumulates, each an MPI predefined op.
+enum class reduce_op { sum, prod, min, max, band, bor, bxor, land, lor, replace, no_op };
+
+/// The MPI_Op for `op`. Local.
+[[nodiscard]] inline MPI_Op to_mpi(reduce_op op) noexcept {
+  switch (op) {
+    case reduce_op::sum: return MPI_SUM;
+    case reduce_op::prod: return MPI_PROD;
+    case reduce_op::min: return MPI_MIN;
+    case reduce_op::max: return MPI_MAX;
+    case reduce_op::band: return MPI_BAND;
+    case reduce_op::bor: return MPI_BOR;
+    case reduce_op::bxor: return MPI_BXOR;
+    case reduce_op::land: return MPI_LAND;
+    case reduce_op::lor: return MPI_LOR;
+    case reduce_op::replace: return MPI_REPLACE;
+    case reduce_op::no_op: return MPI_NO_OP;
+  }
+  return MPI_NO_OP;
+}
+
+/// Writes `from` to `target` at `disp`. Local. Returns once `from` may be reused (in the passive
+/// epoch); completed at the target by the next flush or sync point. Inside a fence or
+/// neighbourhood phase `from` must stay unchanged until the phase's next fence or its end.
+template <transferable T>
+void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
+  if (from.empty()) return;
+  w.check_target(target, disp, from.size_bytes());
+  const element_layout l = layout_of<T>();
+  const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
+  check(MPI_Put(from.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Put");
+  w.note_write(target);
+  if (w.in_passive_epoch()) w.flush_local(target);
+}
+
+/// Writes one value; the value is staged, so the call returns at once. Local; completed at the
+/// target by the next flush or sync point.
+template <transferable T>
+void put_value(window& w, const T& value, int target, MPI_Aint disp) {
+  w.check_target(target, disp, sizeof(T));
+  const void* staged = w.stage(&value, sizeof(T));
+  const element_layout l = layout_of<T>();
+  check(MPI_Put(staged, l.per_element, l.type, target, disp, l.per_element, l.type, w.native()),
+        "MPI_Put");
+  w.note_write(target);
+}
+
+/// Reads from `target` at `disp` into `into`; returns once the data has arrived, and sees this
+/// process's own earlier writes to that target. Local; passive epoch only.
+template <transferable T>
+void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
+  if (into.empty()) return;
+  w.require_passive("a blocking get");
+  w.check_target(target, disp, into.size_bytes());
+  w.order_before_read(target);
+  const element_layout l = layout_of<T>();
+  const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
+  check(MPI_Get(into.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Get");
+  w.flush_local(target);
+}
+
+/// Combines `from` into the target elements with `op`, atomically per element with respect to
+/// other accumulates. Local; like put, `from` is reusable on return.
+template <accumulable T>
+void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
+  if (from.empty()) return;
+  w.check_target(target, disp, from.size_bytes());
+  const element_layout l = layout_of<T>();
+  const int count = to_count(from.size());
+  check(MPI_Accumulate(from.data(), count, l.type, target, disp, count, l.type, to_mpi(op),
+                       w.native()),
+        "MPI_Accumulate");
+  w.note_write(target);
+  if (w.in_passive_epoch()) w.flush_local(target);
+}
+
+/// Combines one staged value into the target element. Local; returns at once.
+template <accumulable T>
+void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
+  w.check_target(target, disp, sizeof(T));
+  const void* staged = w.stage(&value, sizeof(T));
+  const element_layout l = layout_of<T>();
+  check(MPI_Accumulate(staged, 1, l.type, target, disp, 1, l.type, to_mpi(op), w.native()),
+        "MPI_Accumulate");
+  w.note_write(target);
+}
+
+/// Combines `from` into the target with `op` and returns the previous target values in
+/// `result`, atomically per element. Local; blocks until `result` has arrived.
+template <accumulable T>
+void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int target,
+                    MPI_Aint disp, reduce_op op) {
+  if (from.size() != result.size()) throw usage_error("get_accumulate needs result as long as from");
+  if (from.empty()) return;
+  w.require_passive("get_accumulate");
+  w.check_target(target, disp, from.size_bytes());
+  w.order_before_read(target);
+  const element_layout l = layout_of<T>();
+  const int count = to_count(from.size());
+  check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, disp,
+                           count, l.type, to_mpi(op), w.native()),
+        "MPI_Get_accumulate");
+  w.note_write(target);
+  w.flush_local(target);
+}
+
+/// Atomically combines `value` into one target element and returns its previous value. Local.
+template <accumulable T>
+[[nodiscard]] T fetch_and_op(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
+  w.require_passive("fetch_and_op");
+  w.check_target(target, disp, sizeof(T));
+  w.order_before_read(target);
+  T result{};
+  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, disp, to_mpi(op),
+                         w.native()),
+        "MPI_Fetch_and_op");
+  w.note_write(target);
+  w.flush_local(target);
+  return result;
+}
+
+/// Atomically replaces one target element by `desired` if it equals `expected`; returns the
+/// element's previous value either way. Local.
+template <accumulable T>
+[[nodiscard]] T compare_and_swap(window& w, const T& desired, const T& expected, int target,
+                                 MPI_Aint disp) {
+  w.require_passive("compare_and_swap");
+  w.check_target(target, disp, sizeof(T));
+  w.order_before_read(target);
+  T result{};
+  check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp,
+                             w.native()),
+        "MPI_Compare_and_swap");
+  w.note_write(target);
+  w.flush_local(target);
+  return result;
+}
+
+/// Starts a put and returns its request; `from` must stay unchanged until the request completes.
+/// Local; passive epoch only. Remote completion comes with the next flush or sync point.
+template <transferable T>
+[[nodiscard]] request rput(window& w, std::span<const T> from, int target, MPI_Aint disp) {
+  w.require_passive("rput");
+  w.check_target(target, disp, from.size_bytes());
+  const element_layout l = layout_of<T>();
+  const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Rput(from.data(), count, l.type, target, disp, count, l.type, w.native(), &r), "MPI_Rput");
+  w.note_write(target);
+  return request{r};
+}
+
+/// Starts a get and returns its request; `into` holds the data once the request completes.
+/// Local; passive epoch only.
+template <transferable T>
+[[nodiscard]] request rget(window& w, std::span<T> into, int target, MPI_Aint disp) {
+  w.require_passive("rget");
+  w.check_target(target, disp, into.size_bytes());
+  w.order_before_read(target);
+  const element_layout l = layout_of<T>();
+  const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Rget(into.data(), count, l.type, target, disp, count, l.type, w.native(), &r), "MPI_Rget");
+  return request{r};
+}
+
+/// A strided pattern: `count` blocks of `block` elements, block starts `stride` elements apart.
+struct strided {
+  std::size_t count;
+  std::size_t block;
+  std::size_t stride;
+  /// Elements from the first to the last one touched.
+  [[nodiscard]] std::size_t extent() const noexcept {
+    return count == 0 ? 0 : (count - 1) * stride + block;
+  }
+};
+
+namespace detail {
+// The cached derived datatype for `shape` over T, or nothing for an empty pattern.
+template <transferable T>
+MPI_Datatype strided_of(const strided& shape) {
+  if (shape.block > shape.stride && shape.count > 1) {
+    throw usage_error("a strided pattern's blocks may not overlap (block > stride)");
+  }
+  const element_layout l = layout_of<T>();
+  const int per = l.per_element;
+  return strided_type(l.type, to_count(shape.count), to_count(shape.block) * per,
+                      to_count(shape.stride) * per);
+}
+}  // namespace detail
+
+/// Puts the `origin` pattern of elements starting at `from` into the `target_shape` pattern at
+/// `disp` (both patterns hold the same number of elements). One MPI_Put with cached vector
+/// datatypes. Local; like put, `from` is reusable on return in the passive epoch.
+template <transferable T>
+void put_strided(window& w, const T* from, const strided& origin, int target, MPI_Aint disp,
+                 const strided& target_shape) {
+  if (origin.count * origin.block != target_shape.count * target_shape.block) {
+    throw usage_error("put_strided needs origin and target patterns of the same element count");
+  }
+  if (origin.count * origin.block == 0) return;
+  w.check_target(target, disp, target_shape.extent() * sizeof(T));
+  check(MPI_Put(from, 1, detail::strided_of<T>(origin), target, disp, 1,
+                detail::strided_of<T>(target_shape), w.native()),
+        "MPI_Put");
+  w.note_write(target);
+  if (w.in_passive_epoch()) w.flush_local(target);
+}
+
+/// Gets the `target_shape` pattern at `disp` into the `origin` pattern at `into`. Local;
+/// passive epoch only; returns once the data has arrived.
+template <transferable T>
+void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint disp,
+                 const strided& target_shape) {
+  if (origin.count * origin.block != target_shape.count * target_shape.block) {
+    throw usage_error("get_strided needs origin and target patterns of the same element count");
+  }
+  if (origin.count * origin.block == 0) return;
+  w.require_passive("a blocking get");
+  w.check_target(target, disp, target_shape.extent() * sizeof(T));
+  w.order_before_read(target);
+  check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, disp, 1,
+                detail::strided_of<T>(target_shape), w.native()),
+        "MPI_Get");
+  w.flush_local(target);
+}
+
+}  // namespace pgas::runtime

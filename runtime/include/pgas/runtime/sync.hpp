@@ -1,0 +1,23 @@
+#pragma once
+// The synchronisation the containers' sync points are made of.
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace pgas::runtime {
+
+/// Collective over comm: completes this process's operations on every window, waits for every
+/// process of comm to do the same, then makes their writes visible to local loads.
+void sync_all(MPI_Comm comm);
+
+/// Local: completes this process's operations on every window and syncs window memory.
+void sync_memory();
+
+/// Completes this process's operations, then waits until each image in `images` (world ranks)
+/// has called sync_images naming this image. Pairwise: each listed image must list us back.
+/// Throws usage_error, before any communication, for an image that does not exist or is named
+/// twice.
+void sync_images(const std::vector<int>& images);
+
+}  // namespace pgas::runtime

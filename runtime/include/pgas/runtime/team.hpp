@@ -1,0 +1,38 @@
+#pragma once
+// Teams: groups of images that run collectives and own windows together.
+
+#include <boost/mpi/communicator.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace pgas {
+
+/// A set of images with its own communicator. Copies share the communicator.
+class team {
+ public:
+  /// All images of the job. Local.
+  [[nodiscard]] static team world();
+
+  /// Collective over this team: images passing the same colour form one new team, ordered by
+  /// key, then by rank here. Every image gets the team it joined.
+  [[nodiscard]] team split(int colour, int key = 0) const;
+
+  /// This image's number in the team, 0-based, and the team's size. Local.
+  [[nodiscard]] std::size_t rank() const noexcept;
+  [[nodiscard]] std::size_t size() const noexcept;
+  /// Collective: returns once every image of the team has called it.
+  void barrier() const;
+  /// The team's communicator, with MPI_ERRORS_RETURN. Local.
+  [[nodiscard]] MPI_Comm native() const noexcept { return static_cast<MPI_Comm>(comm_); }
+  [[nodiscard]] const boost::mpi::communicator& communicator() const noexcept { return comm_; }
+
+ private:
+  explicit team(boost::mpi::communicator comm);
+  boost::mpi::communicator comm_;
+  std::size_t rank_ = 0;
+  std::size_t size_ = 1;
+};
+
+}  // namespace pgas

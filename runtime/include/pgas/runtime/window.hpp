@@ -1,0 +1,155 @@
+#pragma once
+// The only owner of an MPI_Win: creation in four flavors, attributes, attachment, epochs.
+
+#include <pgas/runtime/group.hpp>
+#include <pgas/runtime/info.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace pgas::runtime {
+
+/// How the window's memory came to be (MPI_WIN_CREATE_FLAVOR, reference page 001).
+enum class window_flavor { create, allocate, shared, dynamic };
+/// MPI_WIN_MODEL: whether public and private copies of window memory are one (unified).
+enum class memory_model { separate, unified };
+
+struct window_state;
+
+/// A move-only RAII handle over one MPI window. From creation to destruction the window lives in
+/// one passive-target epoch (MPI_Win_lock_all with MPI_MODE_NOCHECK), except inside a fence or
+/// neighbourhood phase, which the phase objects open and close. Every MPI error becomes
+/// pgas::mpi_error; misuse becomes pgas::usage_error.
+class window {
+ public:
+  /// Collective over comm. Exposes `bytes` (may be 0, may differ per process) of memory that
+  /// the window allocates with MPI_Alloc_mem (reference page 000 advises it) and owns.
+  [[nodiscard]] static window create(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                     const window_hints& hints = {});
+  /// Collective over comm. Exposes caller memory [base, base + bytes), which must outlive the
+  /// window and is not freed by it.
+  [[nodiscard]] static window create(MPI_Comm comm, void* base, std::size_t bytes, int disp_unit,
+                                     const window_hints& hints = {});
+  /// Collective over comm. MPI allocates `bytes` for this process (MPI_Win_allocate).
+  [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                       const window_hints& hints = {});
+  /// Collective over comm, whose processes must share memory (one node). Peers' memory is then
+  /// reachable by plain loads and stores through shared_query().
+  [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                              const window_hints& hints = {});
+  /// Collective over comm. A window without memory: regions are attached and detached locally,
+  /// and targets are addressed by the absolute address the target published (page 003).
+  [[nodiscard]] static window create_dynamic(MPI_Comm comm, const window_hints& hints = {});
+
+  window() noexcept;  ///< an empty handle, as a moved-from window is
+  window(const window&) = delete;
+  window& operator=(const window&) = delete;
+  window(window&& other) noexcept;
+  window& operator=(window&& other) noexcept;
+  /// Collective: completes this process's operations, ends the epoch and frees the window
+  /// (MPI_Win_free waits for every process, so no memory goes while a peer still uses it).
+  ~window();
+
+  /// True unless empty (default-constructed or moved from). Local.
+  [[nodiscard]] bool valid() const noexcept;
+  [[nodiscard]] MPI_Win native() const noexcept;
+  /// The communicator the window was created over (not owned). Local.
+  [[nodiscard]] MPI_Comm comm() const;
+  /// This process's rank in comm(), and comm()'s size. Local.
+  [[nodiscard]] int rank() const;
+  [[nodiscard]] int ranks() const;
+
+  /// Attributes read back from MPI (reference page 001). Local.
+  [[nodiscard]] void* base() const;
+  [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] int disp_unit() const;
+  [[nodiscard]] window_flavor flavor() const;
+  [[nodiscard]] memory_model model() const;
+  [[nodiscard]] group get_group() const;
+  /// What process `target` exposes: bytes and disp_unit, exchanged at creation. Not for dynamic
+  /// windows, whose exposure changes with every attach. Local.
+  [[nodiscard]] std::size_t size_of(int target) const;
+  [[nodiscard]] int disp_unit_of(int target) const;
+
+  /// Where a same-node peer's memory of an allocate_shared window is mapped here. Local.
+  struct shared_segment {
+    void* base;
+    std::size_t bytes;
+    int disp_unit;
+  };
+  [[nodiscard]] shared_segment shared_query(int target) const;
+
+  /// Most regions one dynamic window may have attached per process at once. Open MPI 4.1 fails
+  /// the 65th MPI_Win_attach and can then hang in detach, so pgas refuses the 65th itself.
+  static constexpr std::size_t max_attachments = 64;
+  /// Attaches [base, base + bytes) to a dynamic window. Local.
+  void attach(void* base, std::size_t bytes);
+  /// Detaches a region attach() was given, after completing this process's pending operations.
+  /// Local. Throws usage_error for a region that is not attached.
+  void detach(void* base);
+  /// How many regions are attached now. Local.
+  [[nodiscard]] std::size_t attachments() const;
+  /// Collective: every process's absolute address of its `local` (MPI_Get_address), indexed by
+  /// rank; what remote operations on a dynamic window use as displacement.
+  [[nodiscard]] std::vector<MPI_Aint> publish(const void* local) const;
+
+  /// Completes every operation this process issued to `target` (or to all), at origin and
+  /// target (MPI_Win_flush / MPI_Win_flush_all). Local; passive epoch only.
+  void flush(int target);
+  void flush_all();
+  /// Completes them at the origin only: buffers may be reused (MPI_Win_flush_local[_all]).
+  void flush_local(int target);
+  void flush_local_all();
+  /// Makes local loads and stores and the window's public copy agree (MPI_Win_sync). Local.
+  void sync_memory();
+
+  /// Collective: leaves the passive epoch for fence-separated access epochs (MPI_Win_fence).
+  void begin_fence_phase();
+  /// Collective: ends one fence phase step: all operations of the step are complete everywhere.
+  void fence();
+  /// Collective: final fence, then back to the passive epoch.
+  void end_fence_phase();
+  /// Leaves the passive epoch for one general active-target epoch: exposes this window to the
+  /// `origins` (MPI_Win_post) and accesses the `targets` (MPI_Win_start). Collective over the
+  /// processes named, which must name each other symmetrically.
+  void begin_neighbourhood_phase(const std::vector<int>& targets, const std::vector<int>& origins);
+  /// Completes the access (MPI_Win_complete) and exposure (MPI_Win_wait), then back to passive.
+  void end_neighbourhood_phase();
+
+  // What rma.hpp builds operations from. Local.
+  /// Throws usage_error for a rank outside comm(), out_of_range for bytes beyond what `target`
+  /// exposes at displacement `disp`.
+  void check_target(int target, MPI_Aint disp, std::size_t bytes) const;
+  /// Copies `bytes` into memory that stays unchanged until the next completion of all this
+  /// process's operations, so a put can read from it after the caller's value is gone.
+  [[nodiscard]] void* stage(const void* data, std::size_t bytes);
+  /// Records that a write to `target` may not have completed remotely yet.
+  void note_write(int target);
+  /// Before reading from `target`: completes earlier writes to it, so a process reads its own
+  /// writes (MPI does not order a put and a later get).
+  void order_before_read(int target);
+  /// True in the default passive epoch (not inside a fence or neighbourhood phase).
+  [[nodiscard]] bool in_passive_epoch() const;
+  /// Throws usage_error naming `what` unless in the passive epoch.
+  void require_passive(const char* what) const;
+
+ private:
+  explicit window(std::unique_ptr<window_state> s) noexcept;
+  // Gives a freshly created MPI_Win its error handler, its peers' exposure and its epoch.
+  static window finish_creation(std::unique_ptr<window_state> s, std::size_t bytes, int disp_unit,
+                                window_flavor flavor);
+  window_state& state() const;
+  void release() noexcept;
+  std::unique_ptr<window_state> s_;
+};
+
+/// Completes this process's operations on every live window and syncs their memory (flush_all,
+/// then MPI_Win_sync, on windows in the passive epoch). Local.
+void complete_all_windows();
+/// MPI_Win_sync on every live window in the passive epoch. Local.
+void sync_all_window_memory();
+
+}  // namespace pgas::runtime

@@ -1,0 +1,124 @@
+#include <pgas/runtime/environment.hpp>
+
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <boost/mpi/environment.hpp>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace pgas {
+namespace {
+
+struct world_state {
+  MPI_Comm world = MPI_COMM_NULL;
+  MPI_Comm notify = MPI_COMM_NULL;
+  int rank = 0;
+  int size = 1;
+};
+
+world_state* current = nullptr;  // the one live environment's state, or null
+
+void prepare_one_sided_component() {
+#ifdef OPEN_MPI
+  // Open MPI 4.1's osc/ucx rejects MPI_Win_create and MPI_Win_create_dynamic when the job has
+  // a single process (MPI_ERR_WIN); osc/rdma and osc/sm handle every flavor. The last argument
+  // 0 keeps a value the user or the launcher already chose.
+  setenv("OMPI_MCA_osc", "^ucx", 0);
+  // btl/vader's hardware atomics make 64-bit MPI_Compare_and_swap crash in osc/rdma (Open MPI
+  // issues 7027 and 7967). Without them osc/rdma does its own atomics, as fast on one node.
+  setenv("OMPI_MCA_btl_vader_flags", "send,put,get,inplace", 0);
+#endif
+}
+
+MPI_Comm duplicate_with_errors_returned(MPI_Comm from) {
+  MPI_Comm out = MPI_COMM_NULL;
+  runtime::check(MPI_Comm_dup(from, &out), "MPI_Comm_dup");
+  runtime::check(MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  return out;
+}
+
+}  // namespace
+
+struct environment::impl {
+  std::optional<boost::mpi::environment> boost_env;
+  world_state state;
+};
+
+environment::environment() : impl_{std::make_unique<impl>()} { start(nullptr, nullptr); }
+
+environment::environment(int& argc, char**& argv) : impl_{std::make_unique<impl>()} {
+  start(&argc, &argv);
+}
+
+void environment::start(int* argc, char*** argv) {
+  if (current != nullptr) throw usage_error("a pgas::environment already exists; create only one");
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized != 0) {
+    throw usage_error("MPI has already been finalized; a pgas::environment cannot start it again");
+  }
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized == 0) prepare_one_sided_component();
+  // Boost.MPI starts MPI only if nobody did, and then finalises it in its destructor.
+  if (argc != nullptr) {
+    impl_->boost_env.emplace(*argc, *argv);
+  } else {
+    impl_->boost_env.emplace();
+  }
+  runtime::check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
+                 "MPI_Comm_set_errhandler");
+  world_state& s = impl_->state;
+  s.world = duplicate_with_errors_returned(MPI_COMM_WORLD);
+  s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
+  runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
+  runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
+  current = &s;
+}
+
+environment::~environment() {
+  if (current == &impl_->state) current = nullptr;
+  runtime::free_cached_datatypes();
+  MPI_Comm_free(&impl_->state.notify);
+  MPI_Comm_free(&impl_->state.world);
+  // impl_ (and with it boost's environment, which may finalise MPI) goes last.
+}
+
+bool environment::active() noexcept { return current != nullptr; }
+
+namespace runtime {
+
+void require_environment(const char* what) {
+  if (current == nullptr) {
+    throw usage_error(std::string(what) +
+                      " needs a live pgas::environment; construct one at the start of main and "
+                      "keep it until every container is gone");
+  }
+}
+
+MPI_Comm world_comm() {
+  require_environment("the world team");
+  return current->world;
+}
+
+MPI_Comm notify_comm() {
+  require_environment("the notification communicator");
+  return current->notify;
+}
+
+}  // namespace runtime
+
+std::size_t this_image() {
+  runtime::require_environment("pgas::this_image()");
+  return static_cast<std::size_t>(current->rank);
+}
+
+std::size_t num_images() {
+  runtime::require_environment("pgas::num_images()");
+  return static_cast<std::size_t>(current->size);
+}
+
+}  // namespace pgas

@@ -1,0 +1,54 @@
+#include <pgas/runtime/sync.hpp>
+
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace pgas::runtime {
+
+void sync_all(MPI_Comm comm) {
+  complete_all_windows();
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  // In the unified model a peer's completed put is in our memory, but our loads may still be
+  // ordered before it without a memory barrier: MPI_Win_sync is that barrier.
+  sync_all_window_memory();
+}
+
+void sync_memory() {
+  require_environment("pgas::sync_memory()");
+  complete_all_windows();
+}
+
+void sync_images(const std::vector<int>& images) {
+  const MPI_Comm comm = notify_comm();
+  int size = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<int> sorted = images;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    if (sorted[k] < 0 || sorted[k] >= size) {
+      throw usage_error("sync_images: image " + std::to_string(sorted[k]) +
+                        " does not exist; there are " + std::to_string(size) + " images");
+    }
+    if (k > 0 && sorted[k] == sorted[k - 1]) {
+      throw usage_error("sync_images: image " + std::to_string(sorted[k]) + " is named twice");
+    }
+  }
+  complete_all_windows();
+  // One empty message each way per pair; the notify communicator keeps them apart from any
+  // message of the user's.
+  constexpr int tag = 1;
+  std::vector<MPI_Request> requests(2 * sorted.size(), MPI_REQUEST_NULL);
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    check(MPI_Irecv(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k]), "MPI_Irecv");
+    check(MPI_Isend(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k + 1]), "MPI_Isend");
+  }
+  check(MPI_Waitall(to_count(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  sync_all_window_memory();
+}
+
+}  // namespace pgas::runtime

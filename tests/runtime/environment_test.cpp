@@ -1,0 +1,67 @@
+// The environment, images and teams.
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(Environment, images_match_mpi) {
+  int rank = -1;
+  int size = -1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  EXPECT_EQ(pgas::this_image(), static_cast<std::size_t>(rank));
+  EXPECT_EQ(pgas::num_images(), static_cast<std::size_t>(size));
+  EXPECT_TRUE(pgas::environment::active());
+}
+
+TEST(Environment, a_second_environment_is_a_usage_error) {
+  EXPECT_THROW(pgas::environment second, pgas::usage_error);
+  EXPECT_TRUE(pgas::environment::active());
+}
+
+TEST(Environment, errors_come_back_as_codes_on_the_library_communicators) {
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(pgas::runtime::world_comm(), &handler);
+  EXPECT_EQ(handler, MPI_ERRORS_RETURN);
+  MPI_Errhandler_free(&handler);
+}
+
+TEST(Team, world_team_is_every_image) {
+  const pgas::team world = pgas::team::world();
+  EXPECT_EQ(world.rank(), pgas::this_image());
+  EXPECT_EQ(world.size(), pgas::num_images());
+  world.barrier();
+}
+
+TEST(Team, split_by_parity_makes_two_teams_in_rank_order) {
+  const pgas::team world = pgas::team::world();
+  const auto me = pgas::this_image();
+  const pgas::team half = world.split(static_cast<int>(me % 2));
+  const std::size_t n = pgas::num_images();
+  EXPECT_EQ(half.size(), me % 2 == 0 ? (n + 1) / 2 : n / 2);
+  EXPECT_EQ(half.rank(), me / 2);
+  half.barrier();
+  EXPECT_THROW((void)world.split(-1), pgas::usage_error);
+}
+
+TEST(SyncImages, pairs_of_images_meet_and_bad_lists_are_refused) {
+  const int me = static_cast<int>(pgas::this_image());
+  const int n = static_cast<int>(pgas::num_images());
+  EXPECT_THROW(pgas::runtime::sync_images({n}), pgas::usage_error);
+  EXPECT_THROW(pgas::runtime::sync_images({-1}), pgas::usage_error);
+  if (n > 1) {
+    EXPECT_THROW(pgas::runtime::sync_images({(me + 1) % n, (me + 1) % n}), pgas::usage_error);
+  }
+  // Ring: each image names both neighbours, who name it back.
+  std::vector<int> ring{(me + 1) % n};
+  if ((me + n - 1) % n != ring[0]) ring.push_back((me + n - 1) % n);
+  if (n > 1) pgas::runtime::sync_images(ring);
+  pgas::runtime::sync_images({});
+  pgas::runtime::sync_images({me});  // naming oneself is allowed and returns at once
+}
+
+}  // namespace

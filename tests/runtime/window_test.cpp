@@ -1,0 +1,171 @@
+// Window creation in every flavor with memory: attributes read back, uneven and empty exposure,
+// per-image disp_units, moves.
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/rma.hpp>
+#include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <type_traits>
+
+#include "window_flavors.hpp"
+
+namespace {
+
+using pgas::runtime::window;
+using pgas::test::memory_flavor;
+
+static_assert(!std::is_copy_constructible_v<window>);
+static_assert(!std::is_copy_assignable_v<window>);
+static_assert(std::is_nothrow_move_constructible_v<window>);
+static_assert(std::is_nothrow_move_assignable_v<window>);
+
+int me() { return static_cast<int>(pgas::this_image()); }
+int images() { return static_cast<int>(pgas::num_images()); }
+
+class Window : public ::testing::TestWithParam<memory_flavor> {};
+
+TEST_P(Window, attributes_read_back_equal_what_was_given) {
+  auto w = pgas::test::make_window(GetParam(), 96, 8);
+  EXPECT_TRUE(w.win.valid());
+  EXPECT_EQ(w.win.size(), 96u);
+  EXPECT_EQ(w.win.disp_unit(), 8);
+  EXPECT_EQ(w.win.flavor(), pgas::test::expected_flavor(GetParam()));
+  EXPECT_EQ(w.win.model(), pgas::runtime::memory_model::unified);
+  EXPECT_NE(w.win.base(), nullptr);
+  if (w.caller_memory) {
+    EXPECT_EQ(w.win.base(), w.caller_memory->data());
+  }
+  EXPECT_EQ(w.win.get_group().size(), images());
+  EXPECT_EQ(w.win.rank(), me());
+  EXPECT_EQ(w.win.ranks(), images());
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST_P(Window, images_may_expose_zero_or_different_sizes) {
+  // Image r exposes 8*r bytes: image 0 exposes nothing at all.
+  const std::size_t mine = 8 * static_cast<std::size_t>(me());
+  auto w = pgas::test::make_window(GetParam(), mine, 1);
+  EXPECT_EQ(w.win.size(), mine);
+  for (int r = 0; r < images(); ++r) EXPECT_EQ(w.win.size_of(r), 8 * static_cast<std::size_t>(r));
+  // Everyone writes its rank into the last byte of every non-empty peer.
+  for (int r = 1; r < images(); ++r) {
+    pgas::runtime::put_value(w.win, static_cast<unsigned char>(me()), r,
+                             static_cast<MPI_Aint>(8 * r - 1 - me()));
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  if (me() > 0) {
+    const auto* bytes = static_cast<const unsigned char*>(w.win.base());
+    for (int from = 0; from < images() && from < 8 * me(); ++from) {
+      EXPECT_EQ(bytes[8 * me() - 1 - from], from) << "byte written by image " << from;
+    }
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
+  // Image r uses disp_unit r+1 over 64 bytes: displacement d means byte d*(r+1) on image r.
+  const int unit = me() + 1;
+  auto w = pgas::test::make_window(GetParam(), 64, unit);
+  std::memset(w.win.base(), 0, 64);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  EXPECT_EQ(w.win.disp_unit(), unit);
+  const int next = (me() + 1) % images();
+  EXPECT_EQ(w.win.disp_unit_of(next), next + 1);
+  pgas::runtime::put_value(w.win, static_cast<unsigned char>(100 + me()), next, 5);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  const int prev = (me() + images() - 1) % images();
+  const auto* bytes = static_cast<const unsigned char*>(w.win.base());
+  EXPECT_EQ(bytes[5 * unit], 100 + prev);
+  for (int b = 0; b < 64; ++b) {
+    if (b != 5 * unit) {
+      EXPECT_EQ(bytes[b], 0) << "byte " << b;
+    }
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST_P(Window, moves_transfer_ownership_and_leave_an_empty_handle) {
+  auto w = pgas::test::make_window(GetParam(), 16, 4);
+  const MPI_Win handle = w.win.native();
+  window moved{std::move(w.win)};
+  EXPECT_FALSE(w.win.valid());  // NOLINT(bugprone-use-after-move): the point of the test
+  EXPECT_EQ(w.win.native(), MPI_WIN_NULL);
+  EXPECT_EQ(moved.native(), handle);
+  EXPECT_THROW((void)w.win.size(), pgas::usage_error);
+  // Move assignment frees the window it held (collectively) before taking the other one.
+  auto other = pgas::test::make_window(GetParam(), 8, 1);
+  moved = std::move(other.win);
+  EXPECT_EQ(moved.size(), 8u);
+  EXPECT_EQ(moved.disp_unit(), 1);
+  window empty;
+  moved = std::move(empty);
+  EXPECT_FALSE(moved.valid());
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST_P(Window, bad_target_rank_and_displacement_throw_and_the_window_keeps_working) {
+  auto w = pgas::test::make_window(GetParam(), 32, 4);
+  std::memset(w.win.base(), 0, 32);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, images(), 0), pgas::usage_error);
+  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, -1, 0), pgas::usage_error);
+  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, 0, 8), pgas::out_of_range);  // 8*4 = 32: past the end
+  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, 0, -1), pgas::out_of_range);
+  int got = 0;
+  EXPECT_THROW(pgas::runtime::get(w.win, std::span{&got, 1}, 0, 1 << 20), pgas::out_of_range);
+  // The window is still usable after every one of those.
+  pgas::runtime::put_value(w.win, me() + 1, (me() + 1) % images(), 7);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  EXPECT_EQ(static_cast<int*>(w.win.base())[7], (me() + images() - 1) % images() + 1);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST_P(Window, zero_or_negative_disp_unit_is_refused_on_every_image) {
+  EXPECT_THROW((void)pgas::test::make_window(GetParam(), 8, 0), pgas::usage_error);
+  EXPECT_THROW((void)pgas::test::make_window(GetParam(), 8, -4), pgas::usage_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFlavor, Window, ::testing::ValuesIn(pgas::test::all_memory_flavors),
+                         [](const auto& param_info) { return pgas::test::name_of(param_info.param); });
+
+TEST(SharedWindow, shared_query_gives_direct_pointers_to_peers) {
+  auto w = window::allocate_shared(pgas::runtime::world_comm(), 8 * sizeof(int), sizeof(int));
+  static_cast<int*>(w.base())[0] = 1000 + me();
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  for (int r = 0; r < images(); ++r) {
+    const auto seg = w.shared_query(r);
+    EXPECT_EQ(seg.bytes, 8 * sizeof(int));
+    EXPECT_EQ(seg.disp_unit, static_cast<int>(sizeof(int)));
+    EXPECT_EQ(static_cast<const int*>(seg.base)[0], 1000 + r);
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+TEST(SharedWindow, shared_query_on_another_flavor_is_a_usage_error) {
+  auto w = window::allocate(pgas::runtime::world_comm(), 8, 1);
+  EXPECT_THROW((void)w.shared_query(0), pgas::usage_error);
+}
+
+TEST(WindowHints, typed_hints_are_accepted_by_mpi) {
+  pgas::runtime::window_hints hints;
+  hints.no_locks = false;
+  hints.ordering = pgas::runtime::accumulate_ordering::none;
+  hints.ops = pgas::runtime::accumulate_ops::same_op_no_op;
+  hints.same_size = true;
+  hints.same_disp_unit = true;
+  auto w = window::allocate(pgas::runtime::world_comm(), 64, 8, hints);
+  std::memset(w.base(), 0, 64);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  pgas::runtime::accumulate_value(w, 2L, 0, 1, pgas::runtime::reduce_op::sum);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  if (me() == 0) {
+    EXPECT_EQ(static_cast<long*>(w.base())[1], 2L * images());
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+}  // namespace
