@@ -7,3 +7,11 @@ target_compile_options(pgas_warnings INTERFACE
 # Checked standard-library containers in debug builds, without changing the ABI that
 # libboost_mpi was built with (which _GLIBCXX_DEBUG would).
 target_compile_definitions(pgas_warnings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
+
+# Sanitizers for our own targets (the asan preset): stop at the first report.
+option(PGAS_SANITIZE "Build pgas's own targets with AddressSanitizer and UBSan" OFF)
+if(PGAS_SANITIZE)
+  target_compile_options(pgas_warnings INTERFACE -fsanitize=address,undefined
+                         -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(pgas_warnings INTERFACE -fsanitize=address,undefined)
+endif()

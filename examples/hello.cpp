@@ -1,0 +1,43 @@
+// SPMD hello: every image says hello, writes its share of a global array, reads the whole
+// array back and checks it.
+#include <pgas/pgas.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+int main(int argc, char** argv) {
+  pgas::environment env(argc, argv);
+  std::size_t n = 20;
+  for (int k = 1; k < argc; ++k) {
+    if (std::strcmp(argv[k], "--help") == 0) {
+      if (pgas::this_image() == 0) {
+        std::printf("usage: hello [--size N]\n"
+                    "Every image writes i*i into its strided share of a global array of N\n"
+                    "elements (default 20), then every image reads all of it back and checks.\n");
+      }
+      return 0;
+    }
+    if (std::strcmp(argv[k], "--size") == 0 && k + 1 < argc) n = std::stoul(argv[++k]);
+  }
+  const std::size_t me = pgas::this_image();
+  const std::size_t images = pgas::num_images();
+  std::printf("hello from image %zu of %zu\n", me, images);
+
+  pgas::array<long> squares(n);
+  for (std::size_t i = me; i < n; i += images) squares[i] = static_cast<long>(i * i);
+  pgas::sync_all();
+
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (squares[i] != static_cast<long>(i * i)) ++wrong;
+  }
+  const std::size_t total_wrong = pgas::co_sum(wrong);
+  if (me == 0) {
+    std::printf("image 0 owns %zu of %zu elements; %s\n", squares.local().size(), n,
+                total_wrong == 0 ? "every image read every element correctly"
+                                 : "SOME ELEMENTS WERE WRONG");
+  }
+  pgas::sync_all();
+  return total_wrong == 0 ? 0 : 1;
+}

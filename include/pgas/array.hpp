@@ -1,0 +1,49 @@
+#pragma once
+// pgas::array: a fixed-size global array, distributed over all images, in one allocated window.
+
+#include <pgas/detail/storage.hpp>
+#include <pgas/distribution.hpp>
+#include <pgas/runtime/sync.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+
+namespace pgas {
+
+/// A global array of n elements of T spread over all images by `Dist` (block by default).
+/// `a[i]` reads and writes any element from any image; `a.local()` is this image's part.
+/// Collective to construct and to destroy, move-only.
+template <class T, distribution Dist = block>
+class array : public detail::storage<T, Dist> {
+  static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
+                "pgas::array elements must be non-const and trivially copyable: they travel "
+                "through MPI as bytes");
+  using base = detail::storage<T, Dist>;
+
+ public:
+  /// Collective over all images. n elements, each T{} (or `initial`), laid out by `dist`.
+  /// Throws usage_error on every image if the images pass different sizes or distributions.
+  explicit array(std::size_t n, Dist dist = {}) : array(n, dist, T{}) {}
+  array(std::size_t n, Dist dist, const T& initial) {
+    detail::require_same_everywhere<T, Dist>("pgas::array", n, dist);
+    auto s = std::make_unique<typename base::state_type>();
+    s->me = this_image();
+    s->dist = dist.bind(n, num_images());
+    const std::size_t mine = s->dist.local_size(s->me);
+    s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T));
+    s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
+    std::uninitialized_fill(s->local.begin(), s->local.end(), initial);
+    this->s_ = std::move(s);
+    // No image may write into another's part before that part is initialised.
+    runtime::sync_all(runtime::world_comm());
+  }
+  array(array&&) noexcept = default;
+  array& operator=(array&&) noexcept = default;
+  array(const array&) = delete;
+  array& operator=(const array&) = delete;
+  /// Collective: every image destroys its array together.
+  ~array() = default;
+};
+
+}  // namespace pgas

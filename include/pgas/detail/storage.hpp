@@ -1,0 +1,137 @@
+#pragma once
+// What every distributed container of fixed size shares: a distribution, a window holding each
+// image's part, and the index arithmetic between them. Containers add how they are built.
+
+#include <pgas/distribution.hpp>
+#include <pgas/global_iterator.hpp>
+#include <pgas/global_ptr.hpp>
+#include <pgas/global_ref.hpp>
+#include <pgas/segment.hpp>
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pgas::detail {
+
+/// Checks, collectively over the world team, that every image asks for the same container;
+/// throws usage_error on every image if not, before any window exists.
+template <class T, distribution Dist>
+void require_same_everywhere(const char* container, std::size_t n, const Dist& dist) {
+  runtime::require_environment(container);
+  const long long mine[4] = {static_cast<long long>(n), dist.kind(),
+                             static_cast<long long>(dist.parameter()),
+                             static_cast<long long>(sizeof(T))};
+  if (!runtime::same_everywhere(mine, runtime::world_comm())) {
+    throw usage_error(std::string(container) +
+                      ": images disagree on the size, the distribution or the element type; "
+                      "construct it with the same arguments on every image");
+  }
+  // A negative size converted to size_t lands here, on every image alike.
+  if (n > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T)) {
+    throw usage_error(std::string(container) + ": size " + std::to_string(n) +
+                      " is too large (a negative number converted to size_t?)");
+  }
+}
+
+template <class T, distribution Dist>
+class storage {
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using distribution_type = Dist;
+  using iterator = global_iterator<storage, T>;
+  using const_iterator = global_iterator<storage, const T>;
+
+  /// Number of elements over all images. Local.
+  [[nodiscard]] std::size_t size() const { return state().dist.size(); }
+  [[nodiscard]] bool empty() const { return size() == 0; }
+  /// The distribution, bound to this container's size and image count. Local.
+  [[nodiscard]] const Dist& distribution() const { return state().dist; }
+  /// The image that owns element i. Local.
+  [[nodiscard]] std::size_t owner(std::size_t i) const {
+    check_index(i);
+    return state().dist.owner(i);
+  }
+  /// The elements this image owns, in local order. Local, no communication.
+  [[nodiscard]] std::span<T> local() { return state().local; }
+  [[nodiscard]] std::span<const T> local() const { return state().local; }
+  /// The global index of this image's local element k. Local.
+  [[nodiscard]] std::size_t global_index(std::size_t k) const {
+    return state().dist.global_index(state().me, k);
+  }
+  /// Every image's pieces, in global order. Local.
+  [[nodiscard]] std::vector<segment> segments() const {
+    std::vector<segment> out;
+    const Dist& d = state().dist;
+    for (std::size_t i = 0; i < d.size();) {
+      const std::size_t end = d.run_end(i);
+      out.push_back({d.owner(i), i, d.local_offset(i), end - i});
+      i = end;
+    }
+    return out;
+  }
+
+  /// Element i. Local; throws out_of_range for i >= size().
+  [[nodiscard]] global_ref<T> operator[](std::size_t i) {
+    check_index(i);
+    return global_ref<T>{element(i)};
+  }
+  [[nodiscard]] global_ref<const T> operator[](std::size_t i) const {
+    check_index(i);
+    return global_ref<const T>{element(i)};
+  }
+  /// Same as operator[]. Local.
+  [[nodiscard]] global_ref<T> at(std::size_t i) { return (*this)[i]; }
+  [[nodiscard]] global_ref<const T> at(std::size_t i) const { return (*this)[i]; }
+
+  [[nodiscard]] iterator begin() { return iterator{this, 0}; }
+  [[nodiscard]] iterator end() { return iterator{this, static_cast<std::ptrdiff_t>(size())}; }
+  [[nodiscard]] const_iterator begin() const { return const_iterator{this, 0}; }
+  [[nodiscard]] const_iterator end() const {
+    return const_iterator{this, static_cast<std::ptrdiff_t>(size())};
+  }
+  [[nodiscard]] const_iterator cbegin() const { return begin(); }
+  [[nodiscard]] const_iterator cend() const { return end(); }
+
+  /// Where element i lives; no bounds check (iterators and algorithms check their ranges).
+  [[nodiscard]] global_ptr<T> element(std::size_t i) const {
+    const state_type& s = state();
+    const std::size_t img = s.dist.owner(i);
+    const std::size_t off = s.dist.local_offset(i);
+    T* local = img == s.me ? s.local.data() + off : nullptr;
+    return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local);
+  }
+  /// The window behind the container, for phases and the runtime. Local.
+  [[nodiscard]] runtime::window& window() const { return state().win; }
+  /// This image's number, as the container sees it. Local.
+  [[nodiscard]] std::size_t image() const { return state().me; }
+
+ protected:
+  struct state_type {
+    Dist dist;
+    mutable runtime::window win;
+    std::span<T> local;
+    std::size_t me = 0;
+  };
+  storage() = default;
+  explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+  [[nodiscard]] state_type& state() const {
+    if (!s_) throw usage_error("use of a moved-from pgas container");
+    return *s_;
+  }
+  void check_index(std::size_t i) const {
+    if (i >= size()) runtime::throw_out_of_range("index", i, size());
+  }
+  std::unique_ptr<state_type> s_;
+};
+
+}  // namespace pgas::detail

@@ -1,0 +1,154 @@
+#pragma once
+// Distributions: how a global index range [0, n) is split over images. Each maps a global index
+// to (owning image, local offset) and back; the owner's displacement is the local offset in
+// units of sizeof(T).
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <string>
+
+namespace pgas {
+
+/// What every distribution offers; all of it is local, pure index arithmetic.
+template <class D>
+concept distribution = std::copyable<D> && requires(const D d, std::size_t i, std::size_t img) {
+  { d.bind(i, img) } -> std::same_as<D>;
+  { d.size() } -> std::same_as<std::size_t>;
+  { d.images() } -> std::same_as<std::size_t>;
+  { d.owner(i) } -> std::same_as<std::size_t>;
+  { d.local_offset(i) } -> std::same_as<std::size_t>;
+  { d.local_size(img) } -> std::same_as<std::size_t>;
+  { d.global_index(img, i) } -> std::same_as<std::size_t>;
+  { d.run_end(i) } -> std::same_as<std::size_t>;
+  { d.kind() } -> std::same_as<int>;
+  { d.parameter() } -> std::same_as<std::size_t>;
+};
+
+/// Contiguous blocks, as even as possible: the first n % p images own one element more.
+/// The default distribution.
+class block {
+ public:
+  block() noexcept = default;
+  /// This distribution laid over n elements and p images. Local.
+  [[nodiscard]] block bind(std::size_t n, std::size_t p) const noexcept {
+    block b;
+    b.n_ = n;
+    b.p_ = p == 0 ? 1 : p;
+    b.small_ = b.n_ / b.p_;
+    b.big_count_ = b.n_ % b.p_;
+    return b;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  [[nodiscard]] std::size_t images() const noexcept { return p_; }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
+    const std::size_t big_end = big_count_ * (small_ + 1);
+    return i < big_end ? i / (small_ + 1) : big_count_ + (i - big_end) / small_;
+  }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
+    return i - first_of(owner(i));
+  }
+  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
+    return img < big_count_ ? small_ + 1 : (img < p_ ? small_ : 0);
+  }
+  [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
+    return first_of(img) + offset;
+  }
+  /// One past the last index of the run of consecutive indices, starting at i, that one image
+  /// stores consecutively.
+  [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept {
+    const std::size_t img = owner(i);
+    return first_of(img) + local_size(img);
+  }
+  /// The global index of image img's first element (n when it owns none). Local.
+  [[nodiscard]] std::size_t first_of(std::size_t img) const noexcept {
+    return img * small_ + std::min(img, big_count_);
+  }
+  [[nodiscard]] int kind() const noexcept { return 0; }
+  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  [[nodiscard]] static std::string name() { return "block"; }
+  friend bool operator==(const block&, const block&) noexcept = default;
+
+ private:
+  std::size_t n_ = 0;
+  std::size_t p_ = 1;
+  std::size_t small_ = 0;
+  std::size_t big_count_ = 0;
+};
+
+/// Blocks of b consecutive elements dealt round-robin to the images.
+class block_cyclic {
+ public:
+  block_cyclic() noexcept = default;
+  /// Blocks of `block_size` elements (0 is taken as 1).
+  explicit block_cyclic(std::size_t block_size) noexcept : b_{block_size == 0 ? 1 : block_size} {}
+  [[nodiscard]] block_cyclic bind(std::size_t n, std::size_t p) const noexcept {
+    block_cyclic d = *this;
+    d.n_ = n;
+    d.p_ = p == 0 ? 1 : p;
+    return d;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  [[nodiscard]] std::size_t images() const noexcept { return p_; }
+  [[nodiscard]] std::size_t block_size() const noexcept { return b_; }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return (i / b_) % p_; }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
+    return (i / b_ / p_) * b_ + i % b_;
+  }
+  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
+    if (img >= p_) return 0;
+    const std::size_t full_blocks = n_ / b_;
+    const std::size_t tail = n_ % b_;
+    std::size_t count = (full_blocks / p_ + (img < full_blocks % p_ ? 1 : 0)) * b_;
+    if (tail != 0 && img == full_blocks % p_) count += tail;  // the last, partial block
+    return count;
+  }
+  [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
+    return ((offset / b_) * p_ + img) * b_ + offset % b_;
+  }
+  [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept {
+    return std::min(n_, (i / b_ + 1) * b_);
+  }
+  [[nodiscard]] int kind() const noexcept { return 2; }
+  [[nodiscard]] std::size_t parameter() const noexcept { return b_; }
+  [[nodiscard]] std::string name() const { return "block_cyclic(" + std::to_string(b_) + ")"; }
+  friend bool operator==(const block_cyclic&, const block_cyclic&) noexcept = default;
+
+ private:
+  std::size_t b_ = 1;
+  std::size_t n_ = 0;
+  std::size_t p_ = 1;
+};
+
+/// Elements dealt round-robin: element i lives on image i % p.
+class cyclic {
+ public:
+  cyclic() noexcept = default;
+  [[nodiscard]] cyclic bind(std::size_t n, std::size_t p) const noexcept {
+    cyclic d;
+    d.impl_ = block_cyclic(1).bind(n, p);
+    return d;
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return impl_.size(); }
+  [[nodiscard]] std::size_t images() const noexcept { return impl_.images(); }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return i % impl_.images(); }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i / impl_.images(); }
+  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept { return impl_.local_size(img); }
+  [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
+    return offset * impl_.images() + img;
+  }
+  [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept { return i + 1; }
+  [[nodiscard]] int kind() const noexcept { return 1; }
+  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  [[nodiscard]] static std::string name() { return "cyclic"; }
+  friend bool operator==(const cyclic&, const cyclic&) noexcept = default;
+
+ private:
+  block_cyclic impl_ = block_cyclic(1);
+};
+
+static_assert(distribution<block>);
+static_assert(distribution<cyclic>);
+static_assert(distribution<block_cyclic>);
+
+}  // namespace pgas

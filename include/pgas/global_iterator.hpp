@@ -1,0 +1,81 @@
+#pragma once
+// Random-access iterators over a whole distributed container, so std::ranges / range-v3
+// algorithms and range-for work on it (correct, but one remote access per element).
+
+#include <pgas/global_ref.hpp>
+
+#include <compare>
+#include <cstddef>
+#include <iterator>
+#include <type_traits>
+
+namespace pgas {
+
+/// Iterates over global indices of `Container`, whose `element(i)` gives a global_ptr. `T` is
+/// the element type, const for a read-only iterator.
+template <class Container, class T>
+class global_iterator {
+ public:
+  using value_type = std::remove_const_t<T>;
+  using difference_type = std::ptrdiff_t;
+  using reference = global_ref<T>;
+  using iterator_concept = std::random_access_iterator_tag;
+  // The reference is a proxy, so to the classic iterator categories this is an input iterator.
+  using iterator_category = std::input_iterator_tag;
+
+  global_iterator() noexcept = default;
+  global_iterator(const Container* c, difference_type i) noexcept : c_{c}, i_{i} {}
+  /// A mutable iterator converts to a read-only one.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  global_iterator(const global_iterator<Container, U>& it) noexcept  // NOLINT
+      : c_{it.container()}, i_{it.index()} {}
+
+  [[nodiscard]] reference operator*() const {
+    return reference{global_ptr<T>(c_->element(static_cast<std::size_t>(i_)))};
+  }
+  [[nodiscard]] reference operator[](difference_type k) const { return *(*this + k); }
+  /// The global index this iterator stands at. Local.
+  [[nodiscard]] difference_type index() const noexcept { return i_; }
+  [[nodiscard]] const Container* container() const noexcept { return c_; }
+
+  global_iterator& operator++() noexcept { return *this += 1; }
+  global_iterator operator++(int) noexcept {
+    global_iterator old = *this;
+    ++*this;
+    return old;
+  }
+  global_iterator& operator--() noexcept { return *this -= 1; }
+  global_iterator operator--(int) noexcept {
+    global_iterator old = *this;
+    --*this;
+    return old;
+  }
+  global_iterator& operator+=(difference_type k) noexcept {
+    i_ += k;
+    return *this;
+  }
+  global_iterator& operator-=(difference_type k) noexcept {
+    i_ -= k;
+    return *this;
+  }
+  friend global_iterator operator+(global_iterator it, difference_type k) noexcept { return it += k; }
+  friend global_iterator operator+(difference_type k, global_iterator it) noexcept { return it += k; }
+  friend global_iterator operator-(global_iterator it, difference_type k) noexcept { return it -= k; }
+  friend difference_type operator-(const global_iterator& a, const global_iterator& b) noexcept {
+    return a.i_ - b.i_;
+  }
+  friend bool operator==(const global_iterator& a, const global_iterator& b) noexcept {
+    return a.i_ == b.i_;
+  }
+  friend std::strong_ordering operator<=>(const global_iterator& a,
+                                          const global_iterator& b) noexcept {
+    return a.i_ <=> b.i_;
+  }
+
+ private:
+  const Container* c_ = nullptr;
+  difference_type i_ = 0;
+};
+
+}  // namespace pgas

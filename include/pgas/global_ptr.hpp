@@ -1,0 +1,73 @@
+#pragma once
+// A pointer to one element of a distributed container: (window, image, displacement), plus a
+// direct pointer when this image owns the element.
+
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <mpi.h>
+
+#include <compare>
+#include <cstddef>
+#include <type_traits>
+
+namespace pgas {
+
+template <class T>
+class global_ref;
+
+/// Points to an element that lives in some image's window memory. Arithmetic moves within the
+/// owner's local memory (as UPC++'s global_ptr does); crossing images is the iterators' job.
+template <class T>
+class global_ptr {
+ public:
+  using element_type = T;
+  using value_type = std::remove_const_t<T>;
+
+  global_ptr() noexcept = default;
+  /// `disp` is in the window's displacement units; `step` is how many units one element spans
+  /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
+  /// displacements are addresses). `local` is the element's address when `image` is this one.
+  global_ptr(runtime::window* win, int image, MPI_Aint disp, MPI_Aint step, T* local) noexcept
+      : win_{win}, image_{image}, disp_{disp}, step_{step}, local_{local} {}
+  /// A pointer to non-const converts to a pointer to const.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  global_ptr(const global_ptr<U>& p) noexcept  // NOLINT(google-explicit-constructor)
+      : win_{p.window()}, image_{p.image()}, disp_{p.displacement()}, step_{p.step()},
+        local_{p.local()} {}
+
+  [[nodiscard]] runtime::window* window() const noexcept { return win_; }
+  /// The owning image, 0-based. Local.
+  [[nodiscard]] int image() const noexcept { return image_; }
+  [[nodiscard]] MPI_Aint displacement() const noexcept { return disp_; }
+  [[nodiscard]] MPI_Aint step() const noexcept { return step_; }
+  /// True when this image owns the element. Local.
+  [[nodiscard]] bool is_local() const noexcept { return local_ != nullptr; }
+  /// The element's address on this image, or null when another image owns it. Local.
+  [[nodiscard]] T* local() const noexcept { return local_; }
+  [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
+
+  [[nodiscard]] global_ref<T> operator*() const noexcept { return global_ref<T>{*this}; }
+  [[nodiscard]] global_ref<T> operator[](std::ptrdiff_t k) const noexcept { return *(*this + k); }
+  global_ptr& operator+=(std::ptrdiff_t k) noexcept {
+    disp_ += static_cast<MPI_Aint>(k) * step_;
+    if (local_ != nullptr) local_ += k;
+    return *this;
+  }
+  global_ptr& operator-=(std::ptrdiff_t k) noexcept { return *this += -k; }
+  friend global_ptr operator+(global_ptr p, std::ptrdiff_t k) noexcept { return p += k; }
+  friend global_ptr operator-(global_ptr p, std::ptrdiff_t k) noexcept { return p -= k; }
+  friend bool operator==(const global_ptr& a, const global_ptr& b) noexcept {
+    return a.win_ == b.win_ && a.image_ == b.image_ && a.disp_ == b.disp_;
+  }
+
+ private:
+  runtime::window* win_ = nullptr;
+  int image_ = 0;
+  MPI_Aint disp_ = 0;
+  MPI_Aint step_ = 1;
+  T* local_ = nullptr;
+};
+
+}  // namespace pgas

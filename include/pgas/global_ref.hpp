@@ -1,0 +1,217 @@
+#pragma once
+// A reference to one element of a distributed container: reading gets, assigning puts,
+// compound assignment accumulates.
+
+#include <pgas/future.hpp>
+#include <pgas/global_ptr.hpp>
+#include <pgas/runtime/rma.hpp>
+
+#include <concepts>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+#include <concepts/type_traits.hpp>
+
+namespace pgas {
+
+/// A proxy for one element, wherever it lives. Plain reads and writes of an element this image
+/// owns are loads and stores with no MPI call; remote ones are MPI_Get / MPI_Put. Compound
+/// assignments and the atomic members always go through MPI accumulates, also for the owner,
+/// because only MPI's own accumulates are atomic with respect to other images' accumulates.
+/// A write is complete and visible to every image after the next sync point.
+template <class T>
+class global_ref {
+ public:
+  using value_type = std::remove_const_t<T>;
+  static_assert(runtime::transferable<value_type>,
+                "pgas elements must be trivially copyable: they travel through MPI as bytes");
+
+  explicit global_ref(global_ptr<T> target) noexcept : target_{target} {}
+  global_ref(const global_ref&) noexcept = default;  // declared, or -Wdeprecated-copy fires
+  /// A reference to non-const converts to a reference to const.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  global_ref(const global_ref<U>& r) noexcept : target_{r.address()} {}  // NOLINT
+
+  /// Reads the element. Local; blocks until the value has arrived; sees this image's own earlier
+  /// writes to it, and other images' writes completed by a sync point.
+  operator value_type() const {  // NOLINT(google-explicit-constructor): a reference reads
+    if (target_.is_local()) return *target_.local();
+    value_type v;
+    runtime::get(*target_.window(), std::span{&v, 1}, target_.image(), target_.displacement());
+    return v;
+  }
+  /// Same as the conversion, spelled out. Local.
+  [[nodiscard]] value_type get() const { return static_cast<value_type>(*this); }
+
+  /// Writes v. Local; returns at once; complete at the next sync point.
+  // Const-qualified on purpose: std::indirectly_writable assigns through a const proxy.
+  const global_ref& operator=(const value_type& v) const
+    requires(!std::is_const_v<T>)
+  {
+    if (target_.is_local()) {
+      *target_.local() = v;  // the owner stores in place: no MPI call
+    } else {
+      runtime::put_value(*target_.window(), v, target_.image(), target_.displacement());
+    }
+    return *this;
+  }
+  /// `a[i] = b[j]` copies the value; assigning a reference never rebinds it.
+  const global_ref& operator=(const global_ref& other) const
+    requires(!std::is_const_v<T>)
+  {
+    return *this = other.get();
+  }
+  template <class U>
+  const global_ref& operator=(const global_ref<U>& other) const
+    requires(!std::is_const_v<T> && std::convertible_to<typename global_ref<U>::value_type, value_type>)
+  {
+    return *this = static_cast<value_type>(other.get());
+  }
+
+  /// Adds v atomically (MPI_Accumulate with MPI_SUM). Local; complete at the next sync point.
+  const global_ref& operator+=(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return accumulate(v, runtime::reduce_op::sum);
+  }
+  /// Subtracts v atomically, as the sum of -v (wrapping for unsigned types, as C++ does).
+  const global_ref& operator-=(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return accumulate(static_cast<value_type>(value_type{} - v), runtime::reduce_op::sum);
+  }
+  /// Multiplies by v atomically (MPI_PROD).
+  const global_ref& operator*=(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return accumulate(v, runtime::reduce_op::prod);
+  }
+  const global_ref& operator&=(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type>)
+  {
+    return accumulate(v, runtime::reduce_op::band);
+  }
+  const global_ref& operator|=(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type>)
+  {
+    return accumulate(v, runtime::reduce_op::bor);
+  }
+  const global_ref& operator^=(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type>)
+  {
+    return accumulate(v, runtime::reduce_op::bxor);
+  }
+
+  /// Atomically adds v and returns the previous value. Local; blocks for the result.
+  value_type fetch_add(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return runtime::fetch_and_op(*target_.window(), v, target_.image(), target_.displacement(),
+                                 runtime::reduce_op::sum);
+  }
+  /// Atomically replaces the value by v and returns the previous one. Local.
+  value_type exchange(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return runtime::fetch_and_op(*target_.window(), v, target_.image(), target_.displacement(),
+                                 runtime::reduce_op::replace);
+  }
+  /// Atomically: if the value equals `expected`, stores `desired` and returns true; otherwise
+  /// loads the value into `expected` and returns false (as std::atomic does). Local.
+  bool compare_exchange(value_type& expected, const value_type& desired) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    const value_type old = runtime::compare_and_swap(*target_.window(), desired, expected,
+                                                     target_.image(), target_.displacement());
+    if (old == expected) return true;
+    expected = old;
+    return false;
+  }
+  /// Atomically reads the value through MPI (MPI_Fetch_and_op with MPI_NO_OP), for reading an
+  /// element other images update with atomics before the next sync point. Local.
+  [[nodiscard]] value_type atomic_load() const
+    requires runtime::accumulable<value_type>
+  {
+    return runtime::fetch_and_op(*target_.window(), value_type{}, target_.image(),
+                                 target_.displacement(), runtime::reduce_op::no_op);
+  }
+
+  /// Starts reading the element; the future holds the value once it has arrived. Local.
+  [[nodiscard]] future<value_type> async_get() const {
+    if (target_.is_local()) return future<value_type>::make_ready(*target_.local());
+    auto source = std::make_unique<detail::request_source<value_type>>();
+    source->request = runtime::rget(*target_.window(), std::span{&source->value, 1},
+                                    target_.image(), target_.displacement());
+    return future<value_type>{std::move(source)};
+  }
+  /// Starts writing v; the future is ready once v need not be kept (it is copied at once
+  /// anyway). Local; the write is complete at the next sync point.
+  [[nodiscard]] future<void> async_put(const value_type& v) const
+    requires(!std::is_const_v<T>)
+  {
+    auto source = std::make_unique<detail::request_source<std::monostate>>();
+    if (target_.is_local()) {
+      *target_.local() = v;
+    } else {
+      auto* staged = static_cast<const value_type*>(target_.window()->stage(&v, sizeof(v)));
+      source->request = runtime::rput(*target_.window(), std::span{staged, 1}, target_.image(),
+                                      target_.displacement());
+    }
+    return future<void>{std::move(source)};
+  }
+
+  /// The element's address. Local.
+  [[nodiscard]] global_ptr<T> address() const noexcept { return target_; }
+
+  friend void swap(const global_ref& a, const global_ref& b)
+    requires(!std::is_const_v<T>)
+  {
+    const value_type tmp = a.get();
+    a = b.get();
+    b = tmp;
+  }
+
+ private:
+  const global_ref& accumulate(const value_type& v, runtime::reduce_op op) const {
+    runtime::accumulate_value(*target_.window(), v, target_.image(), target_.displacement(), op);
+    return *this;
+  }
+  global_ptr<T> target_;
+};
+
+}  // namespace pgas
+
+// Reading through a global_ref yields a value, so that is what it has in common with T&: this
+// makes global iterators indirectly_readable for std::ranges and range-v3 alike.
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+struct std::basic_common_reference<pgas::global_ref<T>, U, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+struct std::basic_common_reference<U, pgas::global_ref<T>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+struct std::basic_common_reference<pgas::global_ref<T>, pgas::global_ref<U>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+namespace concepts {  // range-v3's own common_reference machinery
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+struct basic_common_reference<pgas::global_ref<T>, U, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+struct basic_common_reference<U, pgas::global_ref<T>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+template <class T, class U, template <class> class TQ, template <class> class UQ>
+struct basic_common_reference<pgas::global_ref<T>, pgas::global_ref<U>, TQ, UQ> {
+  using type = std::remove_const_t<T>;
+};
+}  // namespace concepts

@@ -1,0 +1,46 @@
+#pragma once
+// Sync points: the only synchronisation users see. After each, every remote write issued before
+// it (by the images it synchronises) is complete and visible.
+
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/sync.hpp>
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pgas {
+
+/// Collective over all images: completes every image's outstanding writes and makes them
+/// visible everywhere (Fortran's SYNC ALL).
+inline void sync_all() { runtime::sync_all(runtime::world_comm()); }
+
+/// Completes this image's writes and waits for each listed image to name this one in its own
+/// sync_images (Fortran's SYNC IMAGES). Throws usage_error for an image that does not exist or
+/// is listed twice, before any communication.
+inline void sync_images(std::span<const std::size_t> images) {
+  std::vector<int> ranks;
+  ranks.reserve(images.size());
+  for (std::size_t img : images) {
+    if (img >= num_images()) {
+      throw usage_error("sync_images: image " + std::to_string(img) + " does not exist; there are " +
+                        std::to_string(num_images()) + " images");
+    }
+    ranks.push_back(static_cast<int>(img));
+  }
+  runtime::sync_images(ranks);
+}
+inline void sync_images(std::initializer_list<std::size_t> images) {
+  sync_images(std::span<const std::size_t>(images.begin(), images.size()));
+}
+inline void sync_images(const std::vector<std::size_t>& images) {
+  sync_images(std::span<const std::size_t>(images));
+}
+
+/// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY). Other images see
+/// them once they synchronise with this one.
+inline void sync_memory() { runtime::sync_memory(); }
+
+}  // namespace pgas

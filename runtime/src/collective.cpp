@@ -1,0 +1,43 @@
+#include <pgas/runtime/collective.hpp>
+
+#include <algorithm>
+
+namespace pgas::runtime {
+
+bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
+  // One allreduce of (v, -v) with MPI_MIN gives min and max of every entry at once.
+  std::vector<long long> both(2 * values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    both[2 * k] = values[k];
+    both[2 * k + 1] = -values[k];
+  }
+  std::vector<long long> out(both.size());
+  check(MPI_Allreduce(both.data(), out.data(), to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm),
+        "MPI_Allreduce");
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (out[2 * k] != -out[2 * k + 1]) return false;
+  }
+  return true;
+}
+
+bool everyone(bool ok, MPI_Comm comm) {
+  const int mine = ok ? 1 : 0;
+  int all = 0;
+  check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  return all == 1;
+}
+
+std::vector<std::byte> allgather_bytes(const void* data, std::size_t bytes, MPI_Comm comm) {
+  int size = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<std::byte> out(bytes * static_cast<std::size_t>(size));
+  const int count = to_count(bytes);
+  check(MPI_Allgather(data, count, MPI_BYTE, out.data(), count, MPI_BYTE, comm), "MPI_Allgather");
+  return out;
+}
+
+void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm) {
+  check(MPI_Bcast(data, to_count(bytes), MPI_BYTE, root, comm), "MPI_Bcast");
+}
+
+}  // namespace pgas::runtime

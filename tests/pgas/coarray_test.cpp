@@ -1,0 +1,105 @@
+// Coarrays: this image's copy, remote copies, a ring, neighbour exchange, collectives.
+#include <pgas/pgas.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <numeric>
+
+namespace {
+
+std::size_t me() { return pgas::this_image(); }
+std::size_t images() { return pgas::num_images(); }
+std::size_t right() { return (me() + 1) % images(); }
+std::size_t left() { return (me() + images() - 1) % images(); }
+
+TEST(Coarray, local_copy_and_remote_copies) {
+  pgas::coarray<int> x(3);
+  EXPECT_EQ(*x, 3);
+  *x = 10 * static_cast<int>(me());
+  pgas::sync_all();
+  for (std::size_t img = 0; img < images(); ++img) EXPECT_EQ(static_cast<int>(x(img)), 10 * static_cast<int>(img));
+  pgas::sync_all();
+}
+
+TEST(Coarray, a_token_goes_around_the_ring_with_sync_images) {
+  pgas::coarray<long> token(0);
+  // Image 0 starts; each image waits for its left neighbour, adds its number and passes on;
+  // image 0 gets the token back from the last image.
+  if (me() == 0) {
+    token(right()) = 1;
+    if (images() > 1) {
+      pgas::sync_images({right()});
+      pgas::sync_images({left()});
+    }
+  } else {
+    pgas::sync_images({left()});
+    token(right()) = *token + static_cast<long>(me());
+    pgas::sync_images({right()});
+  }
+  if (me() == 0) {
+    EXPECT_EQ(*token, 1 + static_cast<long>(images() * (images() - 1) / 2));
+  }
+  pgas::sync_all();
+}
+
+TEST(Coarray, neighbour_exchange_of_arrays) {
+  pgas::coarray<double[8]> halo;
+  std::array<double, 8> mine{};
+  std::iota(mine.begin(), mine.end(), 100.0 * static_cast<double>(me()));
+  halo(right()) = mine;  // one transfer of 8 doubles
+  pgas::sync_all();
+  for (std::size_t k = 0; k < 8; ++k) {
+    EXPECT_DOUBLE_EQ(halo[k], 100.0 * static_cast<double>(left()) + static_cast<double>(k));
+  }
+  const std::array<double, 8> from_right = halo(right()).get();
+  EXPECT_DOUBLE_EQ(from_right[7], 100.0 * static_cast<double>(me()) + 7.0);
+  EXPECT_DOUBLE_EQ(halo(left())[2].get(), 100.0 * static_cast<double>((left() + images() - 1) % images()) + 2.0);
+  EXPECT_EQ(halo.local().size(), 8u);
+  EXPECT_EQ(pgas::coarray<double[8]>::extent(), 8u);
+  pgas::sync_all();
+}
+
+TEST(Coarray, bad_image_and_element_throw_out_of_range) {
+  pgas::coarray<int> x;
+  pgas::coarray<int[4]> y;
+  EXPECT_THROW((void)x(images()), pgas::out_of_range);
+  EXPECT_THROW((void)y(images()), pgas::out_of_range);
+  EXPECT_THROW((void)y[4], pgas::out_of_range);
+  EXPECT_THROW((void)y(0)[4], pgas::out_of_range);
+  pgas::sync_all();
+}
+
+TEST(Collectives, sum_min_max_reduce_broadcast) {
+  const int v = static_cast<int>(me()) + 1;
+  const int n = static_cast<int>(images());
+  EXPECT_EQ(pgas::co_sum(v), n * (n + 1) / 2);
+  EXPECT_EQ(pgas::co_min(v), 1);
+  EXPECT_EQ(pgas::co_max(v), n);
+  EXPECT_DOUBLE_EQ(pgas::co_sum(0.5), 0.5 * n);
+  EXPECT_EQ(pgas::co_broadcast(v * 7, images() - 1), n * 7);
+  // A non-commutative op is folded in image order: string-like concatenation of digits.
+  const long digits = pgas::co_reduce(static_cast<long>(me() + 1), [](long a, long b) { return a * 10 + b; });
+  long want = 0;
+  for (int img = 1; img <= n; ++img) want = want * 10 + img;
+  EXPECT_EQ(digits, want);
+  struct pair {
+    int lo;
+    int hi;
+  };
+  const pair range = pgas::co_reduce(pair{v, v}, [](pair a, pair b) {
+    return pair{std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+  });
+  EXPECT_EQ(range.lo, 1);
+  EXPECT_EQ(range.hi, n);
+}
+
+TEST(Collectives, broadcast_from_a_missing_image_or_disagreeing_roots_throws_everywhere) {
+  EXPECT_THROW((void)pgas::co_broadcast(1, images()), pgas::usage_error);
+  if (images() > 1) {
+    EXPECT_THROW((void)pgas::co_broadcast(1, me() == 0 ? 0 : 1), pgas::usage_error);
+  }
+  EXPECT_EQ(pgas::co_broadcast(static_cast<int>(me()), 0), 0);  // still in step afterwards
+}
+
+}  // namespace
