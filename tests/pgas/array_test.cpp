@@ -10,9 +10,11 @@
 #include <ranges>
 #include <vector>
 
+#include <range/v3/algorithm/copy.hpp>
 #include <range/v3/algorithm/count.hpp>
 #include <range/v3/algorithm/find.hpp>
 #include <range/v3/range/concepts.hpp>
+#include <range/v3/view/iota.hpp>
 
 namespace {
 
@@ -90,7 +92,7 @@ TYPED_TEST(Array, ranges_algorithms_and_range_for_work_over_the_whole_array) {
   const std::size_t n = 37;
   pgas::array<int, TypeParam> a(n, make_dist<TypeParam>());
   if (pgas::this_image() == 0) {
-    std::ranges::copy(std::views::iota(0, static_cast<int>(n)), a.begin());
+    ranges::copy(ranges::views::iota(0, static_cast<int>(n)), a.begin());
   }
   pgas::sync_all();
   long sum = 0;
