@@ -2,6 +2,7 @@
 // What every distributed container of fixed size shares: a distribution, a window holding each
 // image's part, and the index arithmetic between them. Containers add how they are built.
 
+#include <pgas/distributed_range.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_iterator.hpp>
 #include <pgas/global_ptr.hpp>
@@ -64,9 +65,18 @@ class storage {
   /// The elements this image owns, in local order. Local, no communication.
   [[nodiscard]] std::span<T> local() { return state().local; }
   [[nodiscard]] std::span<const T> local() const { return state().local; }
+  /// How many elements image img owns. Local.
+  [[nodiscard]] std::size_t local_size_of(std::size_t img) const {
+    return state().dist.local_size(img);
+  }
   /// The global index of this image's local element k. Local.
   [[nodiscard]] std::size_t global_index(std::size_t k) const {
     return state().dist.global_index(state().me, k);
+  }
+  /// How the container is laid over the images, for alignment checks. Local.
+  [[nodiscard]] pgas::layout layout() const {
+    const Dist& d = state().dist;
+    return {d.kind(), d.parameter(), d.size(), 0, d.size()};
   }
   /// Every image's pieces, in global order. Local.
   [[nodiscard]] std::vector<segment> segments() const {

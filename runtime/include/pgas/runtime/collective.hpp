@@ -48,3 +48,77 @@ template <accumulable T>
 }
 
 }  // namespace pgas::runtime
+
+namespace pgas::runtime {
+
+/// Collective over comm: sends send[sum(counts[0..t)) .. + counts[t]) to process t and returns
+/// what every process sent here, in rank order; `received_counts` (if given) gets how many came
+/// from each (MPI_Alltoall of the counts, then MPI_Alltoallv).
+template <transferable T>
+[[nodiscard]] std::vector<T> exchange(std::span<const T> send, std::span<const std::size_t> counts,
+                                      MPI_Comm comm,
+                                      std::vector<std::size_t>* received_counts = nullptr) {
+  int size = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  const auto p = static_cast<std::size_t>(size);
+  if (counts.size() != p) throw usage_error("exchange needs one count per process");
+  const element_layout l = layout_of<T>();
+  const auto per = static_cast<std::size_t>(l.per_element);
+  std::vector<int> send_counts(p), send_displs(p), recv_counts(p), recv_displs(p);
+  std::size_t offset = 0;
+  for (std::size_t t = 0; t < p; ++t) {
+    send_counts[t] = to_count(counts[t] * per);
+    send_displs[t] = to_count(offset * per);
+    offset += counts[t];
+  }
+  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm),
+        "MPI_Alltoall");
+  std::size_t total = 0;
+  for (std::size_t t = 0; t < p; ++t) {
+    recv_displs[t] = to_count(total);
+    total += static_cast<std::size_t>(recv_counts[t]);
+  }
+  std::vector<T> out(total / per);
+  check(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), l.type, out.data(),
+                      recv_counts.data(), recv_displs.data(), l.type, comm),
+        "MPI_Alltoallv");
+  if (received_counts != nullptr) {
+    received_counts->resize(p);
+    for (std::size_t t = 0; t < p; ++t) {
+      (*received_counts)[t] = static_cast<std::size_t>(recv_counts[t]) / per;
+    }
+  }
+  return out;
+}
+
+/// Collective over comm: every process's `mine`, concatenated in rank order, on every process;
+/// `counts` (if given) gets how many each contributed (MPI_Allgather, then MPI_Allgatherv).
+template <transferable T>
+[[nodiscard]] std::vector<T> allgatherv(std::span<const T> mine, MPI_Comm comm,
+                                        std::vector<std::size_t>* counts = nullptr) {
+  int size = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  const auto p = static_cast<std::size_t>(size);
+  const element_layout l = layout_of<T>();
+  const int my_count = to_count(mine.size() * static_cast<std::size_t>(l.per_element));
+  std::vector<int> all_counts(p), displs(p);
+  check(MPI_Allgather(&my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  std::size_t total = 0;
+  for (std::size_t t = 0; t < p; ++t) {
+    displs[t] = to_count(total);
+    total += static_cast<std::size_t>(all_counts[t]);
+  }
+  std::vector<T> out(total / static_cast<std::size_t>(l.per_element));
+  check(MPI_Allgatherv(mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(),
+                       l.type, comm),
+        "MPI_Allgatherv");
+  if (counts != nullptr) {
+    counts->resize(p);
+    for (std::size_t t = 0; t < p; ++t) {
+      (*counts)[t] = static_cast<std::size_t>(all_counts[t]) / static_cast<std::size_t>(l.per_element);
+    }
+  }
+  return out;
+}
+
+}  // namespace pgas::runtime

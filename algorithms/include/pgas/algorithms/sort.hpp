@@ -1,0 +1,104 @@
+#pragma once
+// pgas::sort: sample sort. Each image sorts its part, the images agree on splitters from
+// regular samples, one all-to-all moves every element to its bucket's image, and a second one
+// rebalances so every image again holds exactly its distribution's share.
+
+#include <pgas/algorithms/detail.hpp>
+#include <pgas/algorithms/transform.hpp>
+#include <pgas/array.hpp>
+#include <pgas/runtime/collective.hpp>
+#include <pgas/sync.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+// Merges `counts.size()` consecutive sorted runs of v into one sorted sequence, pairwise.
+template <class T, class Compare>
+void merge_runs(std::vector<T>& v, std::vector<std::size_t> counts, Compare comp) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t c : counts) starts.push_back(starts.back() + c);
+  while (starts.size() > 2) {
+    std::vector<std::size_t> next{0};
+    for (std::size_t r = 0; r + 2 < starts.size(); r += 2) {
+      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(starts[r]),
+                         v.begin() + static_cast<std::ptrdiff_t>(starts[r + 1]),
+                         v.begin() + static_cast<std::ptrdiff_t>(starts[r + 2]), comp);
+      next.push_back(starts[r + 2]);
+    }
+    if (starts.size() % 2 == 0) next.push_back(starts.back());  // an odd run waits a round
+    starts = std::move(next);
+  }
+}
+
+// Sorts an image-ordered range whose local part is contiguous memory of T.
+template <class R, class Compare>
+void sample_sort(R& r, Compare comp) {
+  using T = range_value_t<R>;
+  const std::size_t p = num_images();
+  auto mine_span = r.local();
+  std::vector<T> mine(mine_span.begin(), mine_span.end());
+  std::sort(mine.begin(), mine.end(), comp);
+  if (p > 1) {
+    // p - 1 regular samples per image, gathered and sorted everywhere; every (p)th is a splitter.
+    std::vector<T> samples;
+    for (std::size_t s = 1; s < p && !mine.empty(); ++s) samples.push_back(mine[s * mine.size() / p]);
+    auto all = runtime::allgatherv(std::span<const T>(samples), runtime::world_comm());
+    std::sort(all.begin(), all.end(), comp);
+    std::vector<T> splitters;
+    for (std::size_t s = 1; s < p && !all.empty(); ++s) splitters.push_back(all[s * all.size() / p]);
+    std::vector<std::size_t> counts(p, 0);
+    auto from = mine.begin();
+    for (std::size_t t = 0; t < p; ++t) {
+      const auto to = t < splitters.size() ? std::upper_bound(from, mine.end(), splitters[t], comp)
+                                           : mine.end();
+      counts[t] = static_cast<std::size_t>(to - from);
+      from = to;
+    }
+    std::vector<std::size_t> received;
+    mine = runtime::exchange(std::span<const T>(mine), counts, runtime::world_comm(), &received);
+    merge_runs(mine, received, comp);
+    // Rebalance: global position of my first element, then send each image its share.
+    const std::size_t start = runtime::exclusive_prefix(mine.size(), runtime::reduce_op::sum,
+                                                        std::size_t{0}, runtime::world_comm());
+    std::vector<std::size_t> share(p, 0);
+    std::size_t share_begin = 0;
+    for (std::size_t t = 0; t < p; ++t) {
+      const std::size_t share_end = share_begin + static_cast<std::size_t>(r.local_size_of(t));
+      const std::size_t lo = std::max(start, share_begin);
+      const std::size_t hi = std::min(start + mine.size(), share_end);
+      share[t] = hi > lo ? hi - lo : 0;
+      share_begin = share_end;
+    }
+    mine = runtime::exchange(std::span<const T>(mine), share, runtime::world_comm());
+  }
+  std::copy(mine.begin(), mine.end(), mine_span.begin());
+}
+
+}  // namespace detail
+
+/// Sorts the whole distributed range by comp (not stable). Collective; ends with a sync point.
+/// A block-distributed container is sorted in place by sample sort; anything else is sorted in
+/// a block-distributed copy and copied back.
+template <distributed_range R, class Compare = std::less<>>
+void sort(R&& r, Compare comp = {}) {
+  using T = detail::range_value_t<R>;
+  const layout l = r.layout();
+  if constexpr (requires { r.local_size_of(std::size_t{}); r.local().data(); }) {
+    if (l.image_ordered() && l.start == 0 && l.size == l.extent) {
+      detail::sample_sort(r, comp);
+      sync_all();
+      return;
+    }
+  }
+  array<T> tmp(r.size());
+  pgas::copy(r, tmp);
+  pgas::sort(tmp, comp);
+  pgas::copy(tmp, r);
+}
+
+}  // namespace pgas

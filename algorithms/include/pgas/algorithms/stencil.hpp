@@ -1,0 +1,63 @@
+#pragma once
+// pgas::stencil_for_each: a halo exchange, then a user kernel over every interior point.
+
+#include <pgas/matrix.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace pgas {
+
+/// One point of a stencil sweep: p(di, dj) reads the input at offset (di, dj), ghosts included.
+template <class T>
+class stencil_point {
+ public:
+  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, std::size_t col) noexcept
+      : centre_{centre}, stride_{stride}, row_{row}, col_{col} {}
+  [[nodiscard]] const T& operator()(std::ptrdiff_t di, std::ptrdiff_t dj) const noexcept {
+    return centre_[di * stride_ + dj];
+  }
+  /// The point's global row and column. Local.
+  [[nodiscard]] std::size_t row() const noexcept { return row_; }
+  [[nodiscard]] std::size_t col() const noexcept { return col_; }
+
+ private:
+  const T* centre_;
+  std::ptrdiff_t stride_;
+  std::size_t row_;
+  std::size_t col_;
+};
+
+/// Fills in's ghost cells from the neighbours, then sets out(i, j) = f(point) for every point
+/// this image owns that lies at least `radius` from the matrix edge (every point, for a
+/// periodic matrix). Collective (the halo exchange); the writes to out are local. Throws
+/// usage_error on every image if the shapes differ or the halo is narrower than the radius.
+template <class T, class F>
+void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
+  if (in.rows() != out.rows() || in.cols() != out.cols()) {
+    throw usage_error("stencil_for_each: the input and output matrices differ in shape");
+  }
+  if (in.halo() < radius) {
+    throw usage_error("stencil_for_each: the input's halo (" + std::to_string(in.halo()) +
+                      ") is narrower than the stencil radius (" + std::to_string(radius) + ")");
+  }
+  in.exchange_halo();
+  const bool periodic = in.edges() == boundary::periodic;
+  const std::size_t lo = periodic ? 0 : radius;
+  const std::size_t row_hi = periodic ? in.rows() : (in.rows() > radius ? in.rows() - radius : 0);
+  const std::size_t col_hi = periodic ? in.cols() : (in.cols() > radius ? in.cols() - radius : 0);
+  const std::size_t first = in.first_row();
+  const auto stride = static_cast<std::ptrdiff_t>(in.stride());
+  for (std::size_t i = 0; i < in.local_rows(); ++i) {
+    const std::size_t g = first + i;
+    if (g < lo || g >= row_hi) continue;
+    const T* in_row = in.local_row(static_cast<std::ptrdiff_t>(i));
+    T* out_row = out.local_row(static_cast<std::ptrdiff_t>(i));
+    for (std::size_t j = lo; j < col_hi; ++j) {
+      out_row[j] = f(stencil_point<T>(in_row + j, stride, g, j));
+    }
+  }
+}
+
+}  // namespace pgas

@@ -1,0 +1,175 @@
+#pragma once
+// pgas::transform and pgas::copy: owner computes when the ranges are aligned; otherwise the
+// owner of each input element computes and sends runs of results with bulk puts.
+
+#include <pgas/algorithms/detail.hpp>
+#include <pgas/global_ptr.hpp>
+#include <pgas/runtime/rma.hpp>
+#include <pgas/sync.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+/// A range whose elements can be addressed one by one (containers and their take/drop views).
+template <class R>
+concept addressable_range = distributed_range<R> && requires(const R& r, std::size_t i) {
+  { r.element(i) } -> std::same_as<global_ptr<typename std::remove_cvref_t<R>::value_type>>;
+};
+
+/// Stores values[k] at global index indices[k] of out, where indices increase; consecutive
+/// indices that are consecutive in one image's memory go out as one put. Local; complete at
+/// the next sync point.
+template <class Out, class T>
+void put_runs(Out& out, std::span<const std::size_t> indices, std::span<const T> values) {
+  std::size_t k = 0;
+  while (k < indices.size()) {
+    const auto first = out.element(indices[k]);
+    std::size_t len = 1;
+    while (k + len < indices.size() && indices[k + len] == indices[k] + len &&
+           out.element(indices[k + len]) == first + static_cast<std::ptrdiff_t>(len)) {
+      ++len;
+    }
+    if (first.is_local()) {
+      std::copy_n(values.data() + k, len, first.local());
+    } else {
+      runtime::put(*first.window(), values.subspan(k, len), first.image(), first.displacement());
+    }
+    k += len;
+  }
+}
+
+/// Applies f to every local element of in (with its global index) and writes the results to
+/// out, aligned or not. Collective; ends with a sync point.
+template <class In, class Out, class F>
+void map_into(In& in, Out& out, F f) {
+  if (aligned(in, out)) {
+    auto&& src = in.local();
+    auto&& dst = out.local();
+    auto d = std::ranges::begin(dst);
+    for (auto&& x : src) *d++ = f(x);
+  } else {
+    if constexpr (addressable_range<Out>) {
+      using T = typename std::remove_cvref_t<Out>::value_type;
+      std::vector<std::size_t> indices;
+      std::vector<T> values;
+      std::size_t k = 0;
+      for (auto&& x : in.local()) {
+        indices.push_back(in.global_index(k++));
+        values.push_back(static_cast<T>(f(x)));
+      }
+      put_runs(out, std::span<const std::size_t>(indices), std::span<const T>(values));
+    } else {
+      throw usage_error("the output range is laid out unlike the input and cannot be addressed "
+                        "element by element; write into a container instead");
+    }
+  }
+  sync_all();
+}
+
+}  // namespace detail
+
+/// out[i] = f(in[i]) for every i. Collective; ends with a sync point. Aligned ranges work
+/// entirely locally; otherwise each input's owner sends its results with bulk puts. Throws
+/// usage_error on every image if the sizes differ.
+template <distributed_range In, distributed_range Out, class F>
+void transform(In&& in, Out&& out, F f) {
+  detail::require_same_size("pgas::transform", in.size(), out.size());
+  detail::map_into(in, out, f);
+}
+
+/// out[i] = f(in1[i], in2[i]). Collective; in1 and in2 must be aligned (usage_error otherwise).
+template <distributed_range In1, distributed_range In2, distributed_range Out, class F>
+void transform(In1&& in1, In2&& in2, Out&& out, F f) {
+  detail::require_same_size("pgas::transform", in1.size(), in2.size());
+  detail::require_same_size("pgas::transform", in1.size(), out.size());
+  if (!detail::aligned(in1, in2)) {
+    throw usage_error("pgas::transform: the two inputs are laid out differently; copy one into "
+                      "the other's distribution first");
+  }
+  auto&& a = in1.local();
+  auto&& b = in2.local();
+  if (detail::aligned(in1, out)) {
+    auto d = std::ranges::begin(out.local());
+    auto y = std::ranges::begin(b);
+    for (auto&& x : a) *d++ = f(x, *y++);
+    sync_all();
+  } else {
+    // Pair the inputs first, then send as the unary form does.
+    using T = typename std::remove_cvref_t<Out>::value_type;
+    std::vector<T> results;
+    auto y = std::ranges::begin(b);
+    for (auto&& x : a) results.push_back(static_cast<T>(f(x, *y++)));
+    struct results_range {
+      std::vector<T>* v;
+      std::remove_reference_t<In1>* base;
+      std::span<T> local() { return *v; }
+      std::size_t size() const { return base->size(); }
+      std::size_t global_index(std::size_t k) const { return base->global_index(k); }
+      pgas::layout layout() const { return base->layout(); }
+    } paired{&results, &in1};
+    detail::map_into(paired, out, [](const T& v) { return v; });
+  }
+}
+
+/// out[i] = in[i] for every i, between any layouts: aligned ranges copy locally, others with
+/// one bulk put per run of consecutive elements. Collective; ends with a sync point.
+template <distributed_range In, distributed_range Out>
+void copy(In&& in, Out&& out) {
+  detail::require_same_size("pgas::copy", in.size(), out.size());
+  detail::map_into(in, out, [](const auto& v) { return v; });
+}
+
+/// Gathers the whole distributed range, in global order, into `out` on image `root` (other
+/// images' `out` is left alone). Collective.
+template <distributed_range In, class T>
+void copy(In&& in, std::vector<T>& out, std::size_t root) {
+  detail::require_root("pgas::copy", root);
+  struct item {
+    std::size_t index;
+    T value;
+  };
+  std::vector<item> mine;
+  std::size_t k = 0;
+  for (auto&& x : in.local()) {
+    mine.push_back({in.global_index(k), static_cast<T>(x)});
+    ++k;
+  }
+  // Everyone sends its items to the root only: an exchange with zero counts elsewhere.
+  std::vector<std::size_t> counts(num_images(), 0);
+  counts[root] = mine.size();
+  const auto got = runtime::exchange(std::span<const item>(mine), counts, runtime::world_comm());
+  if (this_image() == root) {
+    out.assign(in.size(), T{});
+    for (const item& it : got) out[it.index] = it.value;
+  }
+}
+
+/// Scatters `in` from image `root` into the distributed range (the other images' `in` is
+/// ignored). Collective; ends with a sync point. Throws usage_error on every image if the
+/// root's `in` does not have the range's size.
+template <class T, distributed_range Out>
+  requires detail::addressable_range<Out>
+void copy(std::span<const T> in, Out&& out, std::size_t root) {
+  detail::require_root("pgas::copy", root);
+  const bool ok = this_image() != root || in.size() == out.size();
+  if (!runtime::everyone(ok, runtime::world_comm())) {
+    throw usage_error("pgas::copy: the root's source does not have the destination's size");
+  }
+  if (this_image() == root) {
+    std::vector<std::size_t> indices(in.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i;
+    using U = typename std::remove_cvref_t<Out>::value_type;
+    std::vector<U> values(in.begin(), in.end());
+    detail::put_runs(out, std::span<const std::size_t>(indices), std::span<const U>(values));
+  }
+  sync_all();
+}
+
+}  // namespace pgas
