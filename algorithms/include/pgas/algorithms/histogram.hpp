@@ -8,6 +8,7 @@
 #include <pgas/sync.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <ranges>
 #include <string>
@@ -26,10 +27,73 @@ decltype(auto) local_part(R& r) {
 }
 }  // namespace detail
 
+namespace detail {
+
+// Many updates for the table: count them all in one table-sized buffer of narrow counters
+// indexed by global bin, regroup it owner by owner, and let one MPI_Reduce_scatter sum every
+// image's counts straight into each owner's piece.
+template <class Bins, class Local, class Count>
+void histogram_dense(Bins& bins, const Local& local_indices, std::size_t& bad_index, bool& bad) {
+  using C = typename Bins::value_type;
+  const std::size_t n = bins.size();
+  std::vector<Count> counts(n, 0);
+  for (const auto k : local_indices) {
+    const auto i = static_cast<std::size_t>(k);
+    if (i < n) {
+      ++counts[i];
+    } else if (!bad) {
+      bad = true;
+      bad_index = i;
+    }
+  }
+  if (!runtime::everyone(!bad, runtime::world_comm())) return;
+  // Owner-major order: image 0's bins in its local order, then image 1's, ...
+  std::vector<Count> regrouped(n);
+  std::vector<int> pieces(num_images());
+  std::size_t at = 0;
+  for (std::size_t img = 0; img < num_images(); ++img) {
+    const std::size_t m = bins.local_size_of(img);
+    for (std::size_t off = 0; off < m; ++off) regrouped[at++] = counts[bins.distribution().global_index(img, off)];
+    pieces[img] = runtime::to_count(m);
+  }
+  std::vector<Count> mine(bins.local().size());
+  runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
+                          std::span<const int>(pieces), runtime::reduce_op::sum, runtime::world_comm());
+  auto local = bins.local();
+  for (std::size_t off = 0; off < mine.size(); ++off) local[off] = static_cast<C>(local[off] + static_cast<C>(mine[off]));
+}
+
+// Few updates for the table: combine them per owner and send each owner one MPI_Accumulate.
+template <class Bins, class Local>
+void histogram_sparse(Bins& bins, const Local& local_indices, std::size_t& bad_index, bool& bad) {
+  using C = typename Bins::value_type;
+  const std::size_t n = bins.size();
+  for (const auto k : local_indices) {
+    if (static_cast<std::size_t>(k) >= n) {
+      bad = true;
+      bad_index = static_cast<std::size_t>(k);
+      break;
+    }
+  }
+  if (!runtime::everyone(!bad, runtime::world_comm())) return;
+  std::vector<std::size_t> sizes(num_images());
+  for (std::size_t img = 0; img < sizes.size(); ++img) sizes[img] = bins.local_size_of(img);
+  runtime::accumulate_batcher<C> batcher(bins.window(), std::move(sizes), runtime::reduce_op::sum, C{0});
+  const auto& dist = bins.distribution();
+  for (const auto k : local_indices) {
+    const auto i = static_cast<std::size_t>(k);
+    batcher.add(dist.owner(i), dist.local_offset(i), C{1});
+  }
+  batcher.flush();
+}
+
+}  // namespace detail
+
 /// Adds 1 to bins[k] for every k in this image's `indices` (a local range of integers, or a
 /// distributed range, whose local part is used). Collective; ends with a sync point. Duplicates
-/// are combined before sending, and each image sends one MPI_Accumulate per owner image, never
-/// one per update. Memory: one counter per bin on every image for the combining. Throws
+/// are combined before anything is sent, never one message per update: with many updates for
+/// the table, in a table-sized buffer of 32-bit counters summed by one MPI_Reduce_scatter; with
+/// few, per owner, each owner getting one MPI_Accumulate (the runtime's aggregation). Throws
 /// out_of_range on every image, before anything is sent, if any image holds an index >= the
 /// number of bins.
 template <class Bins, class Indices>
@@ -42,30 +106,25 @@ void histogram(Bins& bins, const Indices& indices) {
   using C = typename Bins::value_type;
   static_assert(runtime::accumulable<C>, "histogram bins must be of an MPI arithmetic type");
   const auto& local_indices = detail::local_part(indices);
-  const std::size_t n = bins.size();
-  std::optional<std::size_t> bad;
-  for (const auto k : local_indices) {
-    if (static_cast<std::size_t>(k) >= n) {
-      bad = static_cast<std::size_t>(k);
-      break;
-    }
+  const auto updates = static_cast<std::size_t>(std::ranges::size(local_indices));
+  // Dense pays one pass over the table; worth it once updates are a fair share of the bins.
+  // Every image must choose alike, so the choice uses the largest update count of all.
+  const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::world_comm());
+  bool bad = false;
+  std::size_t bad_index = 0;
+  if (most * 4 >= bins.size() && most < (std::size_t{1} << 32)) {
+    detail::histogram_dense<Bins, decltype(local_indices), std::uint32_t>(bins, local_indices, bad_index, bad);
+  } else if (most * 4 >= bins.size()) {
+    detail::histogram_dense<Bins, decltype(local_indices), std::uint64_t>(bins, local_indices, bad_index, bad);
+  } else {
+    detail::histogram_sparse(bins, local_indices, bad_index, bad);
   }
   if (!runtime::everyone(!bad, runtime::world_comm())) {
-    throw out_of_range("pgas::histogram: an index is out of range for " + std::to_string(n) +
+    throw out_of_range("pgas::histogram: an index is out of range for " + std::to_string(bins.size()) +
                        " bins" + (bad ? " (image " + std::to_string(this_image()) + " holds " +
-                                            std::to_string(*bad) + ")"
+                                            std::to_string(bad_index) + ")"
                                       : std::string(" on another image")));
   }
-  std::vector<std::size_t> sizes(num_images());
-  for (std::size_t img = 0; img < sizes.size(); ++img) sizes[img] = bins.local_size_of(img);
-  runtime::accumulate_batcher<C> batcher(bins.window(), std::move(sizes), runtime::reduce_op::sum,
-                                         C{0});
-  const auto& dist = bins.distribution();
-  for (const auto k : local_indices) {
-    const auto i = static_cast<std::size_t>(k);
-    batcher.add(dist.owner(i), dist.local_offset(i), C{1});
-  }
-  batcher.flush();
   sync_all();
 }
 

@@ -15,7 +15,9 @@ namespace pgas {
 template <distributed_range R, class Pred>
 [[nodiscard]] std::size_t count_if(R&& r, Pred pred) {
   std::size_t n = 0;
-  for (auto&& x : r.local()) n += pred(x) ? 1 : 0;
+  for (auto&& x : r.local()) {
+    if (pred(x)) ++n;
+  }
   return runtime::allreduce(n, runtime::reduce_op::sum, runtime::world_comm());
 }
 

@@ -29,9 +29,9 @@ class stencil_point {
   std::size_t col_;
 };
 
-/// Fills in's ghost cells from the neighbours, then sets out(i, j) = f(point) for every point
+/// Fills in's ghost cells from the neighbours, then calls f(point, out(i, j)) for every point
 /// this image owns that lies at least `radius` from the matrix edge (every point, for a
-/// periodic matrix). Collective (the halo exchange); the writes to out are local. Throws
+/// periodic matrix); f reads the input around the point and updates the output element. Collective (the halo exchange); the writes to out are local. Throws
 /// usage_error on every image if the shapes differ or the halo is narrower than the radius.
 template <class T, class F>
 void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
@@ -55,7 +55,7 @@ void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
     const T* in_row = in.local_row(static_cast<std::ptrdiff_t>(i));
     T* out_row = out.local_row(static_cast<std::ptrdiff_t>(i));
     for (std::size_t j = lo; j < col_hi; ++j) {
-      out_row[j] = f(stencil_point<T>(in_row + j, stride, g, j));
+      f(stencil_point<T>(in_row + j, stride, g, j), out_row[j]);
     }
   }
 }

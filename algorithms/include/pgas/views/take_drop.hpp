@@ -35,7 +35,8 @@ class slice_view {
       auto b = std::ranges::begin(part);  // iterators outlive the part: a plain subrange will do
       return ranges::subrange(b + static_cast<std::ptrdiff_t>(lo_), b + static_cast<std::ptrdiff_t>(hi_));
     } else {
-      return ranges::views::slice(std::move(part), lo_, hi_);  // the slice keeps the view alive
+      return ranges::views::slice(std::move(part), static_cast<std::ptrdiff_t>(lo_),
+                                   static_cast<std::ptrdiff_t>(hi_));  // the slice keeps the view alive
     }
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const {

@@ -1,0 +1,128 @@
+#pragma once
+// The benchmarks' shared harness: options, timing (median of repetitions, slowest image per
+// repetition), and the RESULT lines bench/run-all collects.
+
+#include <pgas/pgas.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// --name value pairs from the command line, with defaults; --help prints them.
+class options {
+ public:
+  options(int argc, char** argv, std::string about, std::map<std::string, std::string> defaults)
+      : about_{std::move(about)}, values_{std::move(defaults)} {
+    values_.emplace("reps", "5");
+    for (int k = 1; k < argc; ++k) {
+      const std::string arg = argv[k];
+      if (arg == "--help") {
+        help_ = true;
+      } else if (arg.rfind("--", 0) == 0 && k + 1 < argc && values_.count(arg.substr(2)) != 0) {
+        values_[arg.substr(2)] = argv[++k];
+      } else {
+        bad_ = arg;
+      }
+    }
+  }
+  /// True if the program should stop: --help was given (printed) or an option is unknown.
+  bool stop() const {
+    if (pgas::this_image() == 0 && (help_ || !bad_.empty())) {
+      if (!bad_.empty()) std::fprintf(stderr, "unknown option %s\n", bad_.c_str());
+      std::printf("%s\noptions:\n", about_.c_str());
+      for (const auto& [k, v] : values_) std::printf("  --%s N   (default %s)\n", k.c_str(), v.c_str());
+    }
+    return help_ || !bad_.empty();
+  }
+  long get(const std::string& name) const { return std::stol(values_.at(name)); }
+  std::size_t size(const std::string& name) const { return static_cast<std::size_t>(get(name)); }
+  bool failed() const { return !bad_.empty(); }
+
+ private:
+  std::string about_;
+  std::map<std::string, std::string> values_;
+  bool help_ = false;
+  std::string bad_;
+};
+
+/// The median of some timings.
+inline double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t.empty() ? 0.0 : t[t.size() / 2];
+}
+
+/// Runs f `reps` times between barriers; a repetition takes as long as its slowest image.
+/// Returns the median, the same on every image.
+template <class F>
+double median_seconds(int reps, F f) {
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    f();
+    double t = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    times.push_back(t);
+  }
+  return median(times);
+}
+
+/// One measured variant, as printed and kept for the summary.
+struct result {
+  std::string kernel;
+  std::string variant;
+  std::string size;
+  double seconds;
+  double rate;
+  std::string unit;
+  bool verified;
+};
+
+/// Prints the RESULT line of one variant (image 0 only) and returns it.
+inline result report(const std::string& kernel, const std::string& variant, const std::string& size,
+                     double seconds, double rate, const std::string& unit, bool verified) {
+  if (pgas::this_image() == 0) {
+    std::printf("RESULT kernel=%s variant=%s images=%zu size=%s seconds=%.6g rate=%.6g unit=%s "
+                "verified=%s\n",
+                kernel.c_str(), variant.c_str(), pgas::num_images(), size.c_str(), seconds, rate,
+                unit.c_str(), verified ? "yes" : "no");
+    std::fflush(stdout);
+  }
+  return {kernel, variant, size, seconds, rate, unit, verified};
+}
+
+/// Prints "SUMMARY ... ratio=" lines: each variant's rate over the reference's (higher is
+/// better for pgas when the reference is a baseline). Returns 0 if everything verified.
+inline int summarize(const std::vector<result>& results, const std::string& subject) {
+  bool all_ok = true;
+  for (const auto& r : results) all_ok = all_ok && r.verified;
+  if (pgas::this_image() == 0) {
+    for (const auto& s : results) {
+      if (s.variant != subject) continue;
+      for (const auto& b : results) {
+        if (b.kernel != s.kernel || b.variant == subject) continue;
+        std::printf("SUMMARY kernel=%s %s_vs_%s rate_ratio=%.3f time_ratio=%.3f\n", s.kernel.c_str(),
+                    s.variant.c_str(), b.variant.c_str(), s.rate / b.rate, s.seconds / b.seconds);
+      }
+    }
+    std::printf("verification: %s\n", all_ok ? "all variants verified" : "SOME VARIANT FAILED");
+  }
+  return all_ok ? 0 : 1;
+}
+
+/// Prints a progress line on image 0 (to stderr, so RESULT lines stay clean).
+inline void progress(const std::string& what) {
+  if (pgas::this_image() == 0) {
+    std::fprintf(stderr, "[bench] %s\n", what.c_str());
+  }
+}
+
+}  // namespace bench
