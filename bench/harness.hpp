@@ -75,6 +75,19 @@ double median_seconds(int reps, F f) {
   return median(times);
 }
 
+/// Times two variants with their repetitions interleaved (a, b, a, b, ...), so a noisy moment
+/// on a shared machine hits both alike. Returns their median seconds.
+template <class A, class B>
+std::pair<double, double> interleaved_medians(int reps, A a, B b) {
+  std::vector<double> ta;
+  std::vector<double> tb;
+  for (int r = 0; r < reps; ++r) {
+    ta.push_back(median_seconds(1, a));
+    tb.push_back(median_seconds(1, b));
+  }
+  return {median(ta), median(tb)};
+}
+
 /// One measured variant, as printed and kept for the summary.
 struct result {
   std::string kernel;

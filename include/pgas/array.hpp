@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 namespace pgas {
 
@@ -31,7 +32,9 @@ class array : public detail::storage<T, Dist> {
     s->me = this_image();
     s->dist = dist.bind(n, num_images());
     const std::size_t mine = s->dist.local_size(s->me);
-    s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T));
+    std::vector<std::size_t> every(num_images());
+    for (std::size_t img = 0; img < every.size(); ++img) every[img] = s->dist.local_size(img) * sizeof(T);
+    s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T), every);
     s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
     std::uninitialized_fill(s->local.begin(), s->local.end(), initial);
     this->s_ = std::move(s);

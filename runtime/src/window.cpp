@@ -29,7 +29,7 @@ struct window_state {
   };
   std::vector<region> attached;
   std::vector<unsigned char> pending;  // per target: a write not yet remotely complete
-  bool any_pending = false;
+  std::vector<int> pending_targets;    // the targets marked in `pending`
   // Staged origin values: chunks reused after each completion; oversized values get their own.
   static constexpr std::size_t chunk_bytes = 64 * 1024;
   std::vector<std::unique_ptr<std::byte[]>> chunks;
@@ -69,8 +69,14 @@ void reset_staging(window_state& s) noexcept {
 }
 
 void clear_pending(window_state& s) noexcept {
-  if (s.any_pending) std::fill(s.pending.begin(), s.pending.end(), 0);
-  s.any_pending = false;
+  for (int t : s.pending_targets) s.pending[static_cast<std::size_t>(t)] = 0;
+  s.pending_targets.clear();
+}
+
+void clear_pending(window_state& s, int target) noexcept {
+  if (s.pending[static_cast<std::size_t>(target)] == 0) return;
+  s.pending[static_cast<std::size_t>(target)] = 0;
+  s.pending_targets.erase(std::find(s.pending_targets.begin(), s.pending_targets.end(), target));
 }
 
 }  // namespace
@@ -88,14 +94,19 @@ window& window::operator=(window&& other) noexcept {
 window::~window() { release(); }
 
 window window::finish_creation(std::unique_ptr<window_state> s, std::size_t bytes,
-                               int disp_unit, window_flavor flavor) {
+                               int disp_unit, window_flavor flavor,
+                               const std::vector<std::size_t>* every_rank_bytes) {
   s->flavor = flavor;
   // A new window starts with MPI_ERRORS_ARE_FATAL, not with the communicator's handler.
   check(MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   check(MPI_Comm_rank(s->comm, &s->rank), "MPI_Comm_rank");
   check(MPI_Comm_size(s->comm, &s->ranks), "MPI_Comm_size");
   s->pending.assign(static_cast<std::size_t>(s->ranks), 0);
-  if (flavor != window_flavor::dynamic) {
+  if (every_rank_bytes != nullptr) {
+    // The caller computed everyone's exposure (from a distribution): no exchange needed.
+    s->sizes = *every_rank_bytes;
+    s->disp_units.assign(s->sizes.size(), disp_unit);
+  } else if (flavor != window_flavor::dynamic) {
     // Every process learns what every other exposes, so a bad displacement is caught here
     // instead of corrupting a peer's memory (MPI does not check it).
     const long long mine[2] = {static_cast<long long>(bytes), disp_unit};
@@ -171,6 +182,26 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit, const w
                          &base, &s->win),
         "MPI_Win_allocate");
   return finish_creation(std::move(s), bytes, disp_unit, window_flavor::allocate);
+}
+
+window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                        const std::vector<std::size_t>& every_rank_bytes, const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  auto s = new_state(comm);
+  int rank = 0;
+  int size = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (every_rank_bytes.size() != static_cast<std::size_t>(size) ||
+      every_rank_bytes[static_cast<std::size_t>(rank)] != bytes) {
+    throw usage_error("window::allocate: every_rank_bytes must list each process's size, this "
+                      "process's being `bytes`");
+  }
+  void* base = nullptr;
+  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
+                         &base, &s->win),
+        "MPI_Win_allocate");
+  return finish_creation(std::move(s), bytes, disp_unit, window_flavor::allocate, &every_rank_bytes);
 }
 
 window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
@@ -343,7 +374,7 @@ void window::flush(int target) {
   require_passive("flush");
   require_rank(s, target);
   check(MPI_Win_flush(target, s.win), "MPI_Win_flush");
-  s.pending[static_cast<std::size_t>(target)] = 0;
+  clear_pending(s, target);
 }
 
 void window::flush_all() {
@@ -482,8 +513,10 @@ void* window::stage(const void* data, std::size_t bytes) {
 
 void window::note_write(int target) {
   window_state& s = state();
-  s.pending[static_cast<std::size_t>(target)] = 1;
-  s.any_pending = true;
+  if (s.pending[static_cast<std::size_t>(target)] == 0) {
+    s.pending[static_cast<std::size_t>(target)] = 1;
+    s.pending_targets.push_back(target);
+  }
 }
 
 void window::order_before_read(int target) {
@@ -504,7 +537,13 @@ void window::require_passive(const char* what) const {
 void complete_all_windows() {
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive) continue;
-    check(MPI_Win_flush_all(s->win), "MPI_Win_flush_all");
+    // Only writes need completing here (reads completed when they returned); one target is
+    // cheaper to flush alone than all of them.
+    if (s->pending_targets.size() == 1) {
+      check(MPI_Win_flush(s->pending_targets.front(), s->win), "MPI_Win_flush");
+    } else if (!s->pending_targets.empty()) {
+      check(MPI_Win_flush_all(s->win), "MPI_Win_flush_all");
+    }
     clear_pending(*s);
     reset_staging(*s);
     check(MPI_Win_sync(s->win), "MPI_Win_sync");

@@ -4,6 +4,7 @@
 // rebalances so every image again holds exactly its distribution's share.
 
 #include <pgas/algorithms/detail.hpp>
+#include <pgas/algorithms/local_sort.hpp>
 #include <pgas/algorithms/transform.hpp>
 #include <pgas/array.hpp>
 #include <pgas/runtime/collective.hpp>
@@ -42,7 +43,7 @@ void sample_sort(R& r, Compare comp) {
   const std::size_t p = num_images();
   auto mine_span = r.local();
   std::vector<T> mine(mine_span.begin(), mine_span.end());
-  std::sort(mine.begin(), mine.end(), comp);
+  local_sort(mine, comp);
   if (p > 1) {
     // p - 1 regular samples per image, gathered and sorted everywhere; every (p)th is a splitter.
     std::vector<T> samples;
@@ -81,7 +82,8 @@ void sample_sort(R& r, Compare comp) {
 
 }  // namespace detail
 
-/// Sorts the whole distributed range by comp (not stable). Collective; ends with a sync point.
+/// Sorts the whole distributed range by comp (not stable). Integers in ascending order are
+/// sorted locally by radix sort, anything else by std::sort. Collective; ends with a sync point.
 /// A block-distributed container is sorted in place by sample sort; anything else is sorted in
 /// a block-distributed copy and copied back.
 template <distributed_range R, class Compare = std::less<>>

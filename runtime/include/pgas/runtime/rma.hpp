@@ -36,6 +36,13 @@ enum class reduce_op { sum, prod, min, max, band, bor, bxor, land, lor, replace,
   return MPI_NO_OP;
 }
 
+namespace detail {
+// Local completion for a target already validated, in the passive epoch already checked.
+inline void complete_locally(window& w, int target) {
+  check(MPI_Win_flush_local(target, w.native()), "MPI_Win_flush_local");
+}
+}  // namespace detail
+
 /// Writes `from` to `target` at `disp`. Local. Returns once `from` may be reused (in the passive
 /// epoch); completed at the target by the next flush or sync point. Inside a fence or
 /// neighbourhood phase `from` must stay unchanged until the phase's next fence or its end.
@@ -47,7 +54,7 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Put(from.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Put");
   w.note_write(target);
-  if (w.in_passive_epoch()) w.flush_local(target);
+  if (w.in_passive_epoch()) detail::complete_locally(w, target);
 }
 
 /// Writes one value; the value is staged, so the call returns at once. Local; completed at the
@@ -73,7 +80,7 @@ void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Get(into.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Get");
-  w.flush_local(target);
+  detail::complete_locally(w, target);
 }
 
 /// Combines `from` into the target elements with `op`, atomically per element with respect to
@@ -88,7 +95,7 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
                        w.native()),
         "MPI_Accumulate");
   w.note_write(target);
-  if (w.in_passive_epoch()) w.flush_local(target);
+  if (w.in_passive_epoch()) detail::complete_locally(w, target);
 }
 
 /// Combines one staged value into the target element. Local; returns at once.
@@ -118,7 +125,7 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
                            count, l.type, to_mpi(op), w.native()),
         "MPI_Get_accumulate");
   w.note_write(target);
-  w.flush_local(target);
+  detail::complete_locally(w, target);
 }
 
 /// Atomically combines `value` into one target element and returns its previous value. Local.
@@ -132,7 +139,7 @@ template <accumulable T>
                          w.native()),
         "MPI_Fetch_and_op");
   w.note_write(target);
-  w.flush_local(target);
+  detail::complete_locally(w, target);
   return result;
 }
 
@@ -149,7 +156,7 @@ template <accumulable T>
                              w.native()),
         "MPI_Compare_and_swap");
   w.note_write(target);
-  w.flush_local(target);
+  detail::complete_locally(w, target);
   return result;
 }
 
@@ -221,7 +228,7 @@ void put_strided(window& w, const T* from, const strided& origin, int target, MP
                 detail::strided_of<T>(target_shape), w.native()),
         "MPI_Put");
   w.note_write(target);
-  if (w.in_passive_epoch()) w.flush_local(target);
+  if (w.in_passive_epoch()) detail::complete_locally(w, target);
 }
 
 /// Gets the `target_shape` pattern at `disp` into the `origin` pattern at `into`. Local;
@@ -239,7 +246,7 @@ void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint
   check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, disp, 1,
                 detail::strided_of<T>(target_shape), w.native()),
         "MPI_Get");
-  w.flush_local(target);
+  detail::complete_locally(w, target);
 }
 
 }  // namespace pgas::runtime

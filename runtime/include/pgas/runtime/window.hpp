@@ -36,6 +36,11 @@ class window {
   /// Collective over comm. MPI allocates `bytes` for this process (MPI_Win_allocate).
   [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                        const window_hints& hints = {});
+  /// Collective over comm. As above, when every process can compute every process's size
+  /// (`every_rank_bytes`, indexed by rank, all with this disp_unit): skips their exchange.
+  [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                       const std::vector<std::size_t>& every_rank_bytes,
+                                       const window_hints& hints = {});
   /// Collective over comm, whose processes must share memory (one node). Peers' memory is then
   /// reachable by plain loads and stores through shared_query().
   [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
@@ -140,7 +145,8 @@ class window {
   explicit window(std::unique_ptr<window_state> s) noexcept;
   // Gives a freshly created MPI_Win its error handler, its peers' exposure and its epoch.
   static window finish_creation(std::unique_ptr<window_state> s, std::size_t bytes, int disp_unit,
-                                window_flavor flavor);
+                                window_flavor flavor,
+                                const std::vector<std::size_t>* every_rank_bytes = nullptr);
   window_state& state() const;
   void release() noexcept;
   std::unique_ptr<window_state> s_;

@@ -1,0 +1,195 @@
+// Micro benchmarks, each beside the raw MPI it stands for: one remote element put and get,
+// a 1 MiB bulk put, STREAM triad on local(), and array construction + destruction.
+#include <pgas/pgas.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "harness.hpp"
+
+namespace {
+
+constexpr std::size_t bulk_doubles = (1 << 20) / sizeof(double);
+
+int right() { return static_cast<int>((pgas::this_image() + 1) % pgas::num_images()); }
+
+// A raw MPI window of n longs in a lock_all epoch, the hand-written baselines' setting.
+struct raw_window {
+  explicit raw_window(std::size_t n) {
+    MPI_Win_allocate(static_cast<MPI_Aint>(n * sizeof(long)), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    std::fill_n(base, n, 0L);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  }
+  raw_window(const raw_window&) = delete;
+  raw_window& operator=(const raw_window&) = delete;
+  ~raw_window() {
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+  }
+  long* base = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pgas::environment env(argc, argv);
+  const bench::options opt(argc, argv, "micro benchmarks: pgas vs raw MPI",
+                           {{"ops", "200000"}, {"bulk_reps", "200"}, {"stream", "10000000"}, {"arrays", "2000"}});
+  if (opt.stop()) return opt.failed() ? 2 : 0;
+  const int reps = static_cast<int>(opt.get("reps"));
+  const std::size_t ops = opt.size("ops");
+  const std::size_t p = pgas::num_images();
+  std::vector<bench::result> results;
+  const std::string ops_size = "ops=" + std::to_string(ops);
+
+  bench::progress("micro: element put");
+  {
+    // The element image 0's right neighbour owns; image 0 writes it and completes each write.
+    pgas::array<long> a(p);
+    const auto target = static_cast<std::size_t>(right());
+    const double t = bench::median_seconds(reps, [&] {
+      if (pgas::this_image() == 0) {
+        for (std::size_t k = 0; k < ops; ++k) {
+          a[target] = static_cast<long>(k);
+          pgas::sync_memory();
+        }
+      }
+    });
+    const bool ok = pgas::this_image() != target || a.local()[0] == static_cast<long>(ops - 1) || p == 1;
+    results.push_back(bench::report("put", "pgas", ops_size, t, static_cast<double>(ops) / t, "ops/s", pgas::co_min(ok ? 1 : 0) == 1));
+  }
+  {
+    raw_window w(1);
+    const double t = bench::median_seconds(reps, [&] {
+      if (pgas::this_image() == 0) {
+        for (std::size_t k = 0; k < ops; ++k) {
+          const long v = static_cast<long>(k);
+          MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+          MPI_Win_flush(right(), w.win);
+        }
+      }
+    });
+    results.push_back(bench::report("put", "mpi_put_flush", ops_size, t, static_cast<double>(ops) / t, "ops/s", true));
+  }
+
+  bench::progress("micro: element get");
+  {
+    pgas::array<long> a(p, pgas::block{}, 42L);
+    const auto target = static_cast<std::size_t>(right());
+    long sum = 0;
+    const double t = bench::median_seconds(reps, [&] {
+      sum = 0;
+      for (std::size_t k = 0; k < ops; ++k) sum += a[target];
+    });
+    results.push_back(bench::report("get", "pgas", ops_size, t, static_cast<double>(ops) / t, "ops/s",
+                                    pgas::co_min(sum == 42L * static_cast<long>(ops) ? 1 : 0) == 1));
+  }
+  {
+    raw_window w(1);
+    w.base[0] = 42;
+    MPI_Win_sync(w.win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    long sum = 0;
+    const double t = bench::median_seconds(reps, [&] {
+      sum = 0;
+      for (std::size_t k = 0; k < ops; ++k) {
+        long v = 0;
+        MPI_Get(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+        MPI_Win_flush_local(right(), w.win);
+        sum += v;
+      }
+    });
+    results.push_back(bench::report("get", "mpi_get_flush_local", ops_size, t, static_cast<double>(ops) / t, "ops/s",
+                                    pgas::co_min(sum == 42L * static_cast<long>(ops) ? 1 : 0) == 1));
+  }
+
+  bench::progress("micro: 1 MiB bulk put");
+  const std::size_t bulk_reps = opt.size("bulk_reps");
+  const double bulk_bytes = static_cast<double>(bulk_reps * bulk_doubles * sizeof(double));
+  {
+    pgas::coarray<double[bulk_doubles]> h;
+    auto src = std::make_unique<std::array<double, bulk_doubles>>();
+    std::iota(src->begin(), src->end(), 0.0);
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < bulk_reps; ++k) {
+        h(static_cast<std::size_t>(right())) = *src;
+        pgas::sync_memory();
+      }
+    });
+    pgas::sync_all();
+    const bool ok = h[bulk_doubles - 1] == static_cast<double>(bulk_doubles - 1);
+    results.push_back(bench::report("bulk_put_1MiB", "pgas", "reps=" + std::to_string(bulk_reps), t, bulk_bytes / t * 1e-9, "GB/s",
+                                    pgas::co_min(ok ? 1 : 0) == 1));
+  }
+  {
+    double* base = nullptr;
+    MPI_Win win;
+    MPI_Win_allocate(static_cast<MPI_Aint>(bulk_doubles * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    std::vector<double> src(bulk_doubles);
+    std::iota(src.begin(), src.end(), 0.0);
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < bulk_reps; ++k) {
+        MPI_Put(src.data(), static_cast<int>(bulk_doubles), MPI_DOUBLE, right(), 0, static_cast<int>(bulk_doubles), MPI_DOUBLE, win);
+        MPI_Win_flush(right(), win);
+      }
+    });
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    results.push_back(bench::report("bulk_put_1MiB", "mpi_put_flush", "reps=" + std::to_string(bulk_reps), t, bulk_bytes / t * 1e-9, "GB/s", true));
+  }
+
+  bench::progress("micro: STREAM triad");
+  const std::size_t n = opt.size("stream");
+  const double triad_bytes = 3.0 * sizeof(double) * static_cast<double>(n);
+  {
+    pgas::array<double> a(n * p), b(n * p, pgas::block{}, 1.0), c(n * p, pgas::block{}, 2.0);
+    auto la = a.local();
+    auto lb = b.local();
+    auto lc = c.local();
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < la.size(); ++k) la[k] = lb[k] + 3.0 * lc[k];
+    });
+    results.push_back(bench::report("stream_triad", "pgas_local", "elements_per_image=" + std::to_string(n), t,
+                                    triad_bytes / t * 1e-9, "GB/s/image", pgas::co_min(la[0] == 7.0 ? 1 : 0) == 1));
+  }
+  {
+    std::vector<double> a(n), b(n, 1.0), c(n, 2.0);
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < a.size(); ++k) a[k] = b[k] + 3.0 * c[k];
+    });
+    results.push_back(bench::report("stream_triad", "std_vector", "elements_per_image=" + std::to_string(n), t,
+                                    triad_bytes / t * 1e-9, "GB/s/image", a[0] == 7.0));
+  }
+
+  bench::progress("micro: array construction + destruction");
+  const std::size_t arrays = opt.size("arrays");
+  {
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < arrays; ++k) {
+        pgas::array<double> a(1024 * p);
+      }
+    });
+    results.push_back(bench::report("array_lifecycle", "pgas", "arrays=" + std::to_string(arrays) + ",elements_per_image=1024", t,
+                                    static_cast<double>(arrays) / t, "arrays/s", true));
+  }
+  {
+    const double t = bench::median_seconds(reps, [&] {
+      for (std::size_t k = 0; k < arrays; ++k) {
+        double* base = nullptr;
+        MPI_Win win;
+        MPI_Win_allocate(1024 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+        MPI_Win_free(&win);
+      }
+    });
+    results.push_back(bench::report("array_lifecycle", "mpi_win_allocate_free", "arrays=" + std::to_string(arrays) + ",elements_per_image=1024", t,
+                                    static_cast<double>(arrays) / t, "arrays/s", true));
+  }
+  return bench::summarize(results, "pgas") + bench::summarize(results, "pgas_local");
+}
