@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pgas {
 
@@ -147,7 +149,51 @@ class cyclic {
   block_cyclic impl_ = block_cyclic(1);
 };
 
+/// Consecutive blocks of given sizes: image img owns [starts[img], starts[img + 1]). What a
+/// pgas::vector has after its images appended different numbers of elements.
+class sized_blocks {
+ public:
+  sized_blocks() : starts_{0, 0} {}
+  /// Blocks of counts[0], counts[1], ... elements, one per image.
+  explicit sized_blocks(const std::vector<std::size_t>& counts) : starts_{0} {
+    for (std::size_t c : counts) starts_.push_back(starts_.back() + c);
+    if (counts.empty()) starts_.push_back(0);
+    // An order-sensitive digest of the counts, so that differently cut ranges do not count as
+    // aligned; never 0, which is plain block's parameter.
+    std::uint64_t h = 1469598103934665603ULL;
+    for (std::size_t c : counts) h = (h ^ c) * 1099511628211ULL;
+    signature_ = static_cast<std::size_t>(h | 1U);
+  }
+  /// The sizes are fixed already: returns itself. Local.
+  [[nodiscard]] sized_blocks bind(std::size_t, std::size_t) const { return *this; }
+  [[nodiscard]] std::size_t size() const noexcept { return starts_.back(); }
+  [[nodiscard]] std::size_t images() const noexcept { return starts_.size() - 1; }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
+    // The last image whose block starts at or before i (empty blocks share a start).
+    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end() - 1, i) -
+                                    starts_.begin()) - 1;
+  }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i - starts_[owner(i)]; }
+  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
+    return img < images() ? starts_[img + 1] - starts_[img] : 0;
+  }
+  [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
+    return starts_[img] + offset;
+  }
+  [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept { return starts_[owner(i) + 1]; }
+  [[nodiscard]] std::size_t first_of(std::size_t img) const noexcept { return starts_[img]; }
+  /// Image-ordered, like block: global order is image 0's part, then image 1's, ...
+  [[nodiscard]] int kind() const noexcept { return 0; }
+  [[nodiscard]] std::size_t parameter() const noexcept { return signature_; }
+  friend bool operator==(const sized_blocks&, const sized_blocks&) = default;
+
+ private:
+  std::vector<std::size_t> starts_;
+  std::size_t signature_ = 1;
+};
+
 static_assert(distribution<block>);
+static_assert(distribution<sized_blocks>);
 static_assert(distribution<cyclic>);
 static_assert(distribution<block_cyclic>);
 

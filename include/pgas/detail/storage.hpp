@@ -118,7 +118,9 @@ class storage {
     const std::size_t img = s.dist.owner(i);
     const std::size_t off = s.dist.local_offset(i);
     T* local = img == s.me ? s.local.data() + off : nullptr;
-    return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local);
+    const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
+    return global_ptr<T>(&s.win, static_cast<int>(img),
+                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local);
   }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
@@ -131,6 +133,11 @@ class storage {
     mutable runtime::window win;
     std::span<T> local;
     std::size_t me = 0;
+    // Where each image's part starts, in window displacement units, and how many units one
+    // element spans: none and 1 for a window with disp_unit sizeof(T); the published absolute
+    // addresses and sizeof(T) for a dynamic window.
+    std::vector<MPI_Aint> bases;
+    MPI_Aint step = 1;
   };
   storage() = default;
   explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}
