@@ -14,6 +14,7 @@
 #include <pgas/matrix.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
+#include <pgas/unordered_map.hpp>
 #include <pgas/vector.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
