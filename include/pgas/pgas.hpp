@@ -12,6 +12,7 @@
 #include <pgas/global_ptr.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/matrix.hpp>
+#include <pgas/reduce_op.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/unordered_map.hpp>

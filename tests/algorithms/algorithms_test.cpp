@@ -371,3 +371,43 @@ TEST(Stencil, five_point_average_over_interior_points) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AccumulateAt, xor_max_and_sum_updates_from_every_image_are_exact) {
+  pgas::array<std::uint64_t, pgas::cyclic> x(64);
+  pgas::array<long> hi(64, pgas::block{}, -1000L);
+  std::vector<std::uint64_t> want_x(64, 0);
+  std::vector<long> want_hi(64, -1000);
+  std::vector<std::size_t> idx;
+  std::vector<std::uint64_t> vals;
+  for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+    std::mt19937_64 gen(img + 77);
+    for (int u = 0; u < 300; ++u) {
+      const std::size_t k = gen() % 64;
+      const std::uint64_t v = gen();
+      want_x[k] ^= v;
+      want_hi[k] = std::max(want_hi[k], static_cast<long>(v % 1000));
+      if (img == pgas::this_image()) {
+        idx.push_back(k);
+        vals.push_back(v);
+      }
+    }
+  }
+  pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const std::uint64_t>(vals), pgas::reduce_op::bxor);
+  std::vector<long> small(vals.size());
+  for (std::size_t u = 0; u < vals.size(); ++u) small[u] = static_cast<long>(vals[u] % 1000);
+  pgas::accumulate_at(hi, std::span<const std::size_t>(idx), std::span<const long>(small), pgas::reduce_op::max);
+  for (std::size_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(static_cast<std::uint64_t>(x[k]), want_x[k]);
+    EXPECT_EQ(static_cast<long>(hi[k]), want_hi[k]);
+  }
+  std::vector<std::size_t> one_short = idx;
+  if (pgas::this_image() == 0) one_short.pop_back();
+  EXPECT_THROW(pgas::accumulate_at(x, std::span<const std::size_t>(one_short), std::span<const std::uint64_t>(vals),
+                                   pgas::reduce_op::bxor),
+               pgas::usage_error);
+  pgas::sync_all();
+}
+
+}  // namespace

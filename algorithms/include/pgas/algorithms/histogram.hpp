@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <span>
 #include <ranges>
 #include <string>
 #include <vector>
@@ -63,9 +65,12 @@ void histogram_dense(Bins& bins, const Local& local_indices, std::size_t& bad_in
   for (std::size_t off = 0; off < mine.size(); ++off) local[off] = static_cast<C>(local[off] + static_cast<C>(mine[off]));
 }
 
-// Few updates for the table: combine them per owner and send each owner one MPI_Accumulate.
-template <class Bins, class Local>
-void histogram_sparse(Bins& bins, const Local& local_indices, std::size_t& bad_index, bool& bad) {
+// Combines bins[indices[u]] op= value(u) per owner and sends each owner one MPI_Accumulate
+// (the runtime's aggregation). Checks every index first; if any image holds a bad one, nothing
+// is sent anywhere. Collective.
+template <class Bins, class Local, class Value>
+void batched_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
+                        typename Bins::value_type identity, std::size_t& bad_index, bool& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   for (const auto k : local_indices) {
@@ -78,13 +83,23 @@ void histogram_sparse(Bins& bins, const Local& local_indices, std::size_t& bad_i
   if (!runtime::everyone(!bad, runtime::world_comm())) return;
   std::vector<std::size_t> sizes(num_images());
   for (std::size_t img = 0; img < sizes.size(); ++img) sizes[img] = bins.local_size_of(img);
-  runtime::accumulate_batcher<C> batcher(bins.window(), std::move(sizes), runtime::reduce_op::sum, C{0});
+  runtime::accumulate_batcher<C> batcher(bins.window(), std::move(sizes), op, identity);
   const auto& dist = bins.distribution();
+  std::size_t u = 0;
   for (const auto k : local_indices) {
     const auto i = static_cast<std::size_t>(k);
-    batcher.add(dist.owner(i), dist.local_offset(i), C{1});
+    batcher.add(dist.owner(i), dist.local_offset(i), value(u++));
   }
   batcher.flush();
+}
+
+[[noreturn]] inline void throw_bad_index(const char* algorithm, std::size_t bins, bool mine,
+                                         std::size_t index) {
+  throw out_of_range(std::string(algorithm) + ": an index is out of range for " +
+                     std::to_string(bins) + " elements" +
+                     (mine ? " (image " + std::to_string(this_image()) + " holds " +
+                                 std::to_string(index) + ")"
+                           : std::string(" on another image")));
 }
 
 }  // namespace detail
@@ -117,13 +132,48 @@ void histogram(Bins& bins, const Indices& indices) {
   } else if (most * 4 >= bins.size()) {
     detail::histogram_dense<Bins, decltype(local_indices), std::uint64_t>(bins, local_indices, bad_index, bad);
   } else {
-    detail::histogram_sparse(bins, local_indices, bad_index, bad);
+    detail::batched_accumulate(bins, local_indices, [](std::size_t) { return C{1}; },
+                               runtime::reduce_op::sum, C{0}, bad_index, bad);
   }
   if (!runtime::everyone(!bad, runtime::world_comm())) {
-    throw out_of_range("pgas::histogram: an index is out of range for " + std::to_string(bins.size()) +
-                       " bins" + (bad ? " (image " + std::to_string(this_image()) + " holds " +
-                                            std::to_string(bad_index) + ")"
-                                      : std::string(" on another image")));
+    detail::throw_bad_index("pgas::histogram", bins.size(), bad, bad_index);
+  }
+  sync_all();
+}
+
+/// Combines values[u] into elements[indices[u]] with op (sum, prod, min, max, band, bor, bxor),
+/// for every u of this image's indices and values (of equal length). Collective; ends with a
+/// sync point. Updates are combined per owner first (duplicates merged), and each owner gets one
+/// MPI_Accumulate. Throws usage_error if the lengths differ and out_of_range if an index is
+/// outside the container, in both cases on every image and before anything is sent.
+template <class Elements, class T>
+  requires requires(Elements& b) {
+    b.window();
+    b.distribution();
+    b.local_size_of(std::size_t{});
+  }
+void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std::span<const T> values,
+                   runtime::reduce_op op) {
+  using C = typename Elements::value_type;
+  if (!runtime::everyone(indices.size() == values.size(), runtime::world_comm())) {
+    throw usage_error("pgas::accumulate_at: indices and values differ in length on some image");
+  }
+  C identity{};
+  switch (op) {
+    case runtime::reduce_op::prod: identity = C{1}; break;
+    case runtime::reduce_op::min: identity = std::numeric_limits<C>::max(); break;
+    case runtime::reduce_op::max: identity = std::numeric_limits<C>::lowest(); break;
+    case runtime::reduce_op::band:
+      if constexpr (std::is_integral_v<C>) identity = static_cast<C>(~C{});
+      break;
+    default: break;
+  }
+  bool bad = false;
+  std::size_t bad_index = 0;
+  detail::batched_accumulate(elements, indices, [&values](std::size_t u) { return static_cast<C>(values[u]); },
+                             op, identity, bad_index, bad);
+  if (!runtime::everyone(!bad, runtime::world_comm())) {
+    detail::throw_bad_index("pgas::accumulate_at", elements.size(), bad, bad_index);
   }
   sync_all();
 }

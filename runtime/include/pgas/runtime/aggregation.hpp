@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace pgas::runtime {
@@ -26,9 +27,13 @@ class accumulate_batcher {
   /// `elements[t]` is how many elements target t exposes; `identity` is op's neutral value.
   accumulate_batcher(window& w, std::vector<std::size_t> elements, reduce_op op, T identity)
       : win_{&w}, op_{op}, identity_{identity}, targets_(elements.size()) {
-    if (op != reduce_op::sum && op != reduce_op::prod && op != reduce_op::min &&
-        op != reduce_op::max) {
-      throw usage_error("accumulate_batcher combines with sum, prod, min or max only");
+    if (op == reduce_op::land || op == reduce_op::lor || op == reduce_op::replace ||
+        op == reduce_op::no_op) {
+      throw usage_error("accumulate_batcher combines with sum, prod, min, max, band, bor or bxor");
+    }
+    if (!std::is_integral_v<T> &&
+        (op == reduce_op::band || op == reduce_op::bor || op == reduce_op::bxor)) {
+      throw usage_error("accumulate_batcher: bitwise ops need an integer type");
     }
     if (elements.size() != static_cast<std::size_t>(w.ranks())) {
       throw usage_error("accumulate_batcher needs one element count per image");
@@ -117,6 +122,15 @@ class accumulate_batcher {
       case reduce_op::prod: return static_cast<T>(a * b);
       case reduce_op::min: return b < a ? b : a;
       case reduce_op::max: return a < b ? b : a;
+      case reduce_op::band:
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
+        return b;
+      case reduce_op::bor:
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
+        return b;
+      case reduce_op::bxor:
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
+        return b;
       default: return b;
     }
   }
