@@ -1,0 +1,51 @@
+// A growable pgas::vector: each image appends a different number of values per round and
+// commits; then every image reads the whole vector, and the vector is resized and sorted.
+#include <pgas/algorithms.hpp>
+
+#include <cstdio>
+#include <string>
+
+int main(int argc, char** argv) {
+  pgas::environment env(argc, argv);
+  int rounds = 100;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    if (arg == "--help") {
+      if (pgas::this_image() == 0) {
+        std::printf("usage: vector_growth [--rounds R]\nR rounds (default 100) of uneven appends and commits,\n"
+                    "then a global check, a resize and a sort.\n");
+      }
+      return 0;
+    } else if (arg == "--rounds" && k + 1 < argc) {
+      rounds = std::stoi(argv[++k]);
+    } else {
+      if (pgas::this_image() == 0) std::fprintf(stderr, "vector_growth: unknown argument %s\n", arg.c_str());
+      return 2;
+    }
+  }
+  const std::size_t me = pgas::this_image();
+  pgas::vector<long> v;
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k <= me; ++k) v.push_back(static_cast<long>(me * 1000000 + static_cast<std::size_t>(r) * 10 + k));
+    v.commit();
+  }
+  // Everyone reads everything: image 0's values first, then image 1's, ...
+  std::size_t wrong = 0;
+  std::size_t i = 0;
+  for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+    for (int r = 0; r < rounds; ++r) {
+      for (std::size_t k = 0; k <= img; ++k, ++i) {
+        if (v[i] != static_cast<long>(img * 1000000 + static_cast<std::size_t>(r) * 10 + k)) ++wrong;
+      }
+    }
+  }
+  const std::size_t total = v.size();
+  v.resize(total + 10, -1L);
+  pgas::sort(v);
+  const bool ok = pgas::co_sum(wrong) == 0 && v.size() == total + 10 && v[0] == -1L && pgas::count(v, -1L) == 10;
+  if (me == 0) {
+    std::printf("vector_growth: %d commits, %zu elements, %zu window attachment(s) on image 0: %s\n", rounds, total,
+                v.window().attachments(), ok ? "every image read every element; resized and sorted" : "WRONG");
+  }
+  return ok ? 0 : 1;
+}
