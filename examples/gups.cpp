@@ -71,20 +71,20 @@ void apply_updates(pgas::array<std::uint64_t>& table, std::size_t updates_per_im
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   unsigned log_size = 20;
-  std::size_t batch = 1 << 16;
+  std::size_t batch = 0;  // 0: all of an image's updates in one batch
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
     if (arg == "--help") {
       if (pgas::this_image() == 0) {
         std::printf("usage: gups [--log-size K] [--batch B]\n"
                     "HPCC RandomAccess: 2^K 64-bit words (default 2^20), 4 x 2^K XOR updates in\n"
-                    "batches of B per image (default 65536), verified by replaying the stream.\n");
+                    "batches of B per image (default 0: one batch), verified by replaying the stream.\n");
       }
       return 0;
     } else if (arg == "--log-size" && k + 1 < argc) {
       log_size = static_cast<unsigned>(std::stoul(argv[++k]));
     } else if (arg == "--batch" && k + 1 < argc) {
-      batch = std::max<std::size_t>(1, std::stoul(argv[++k]));
+      batch = std::stoul(argv[++k]);
     } else {
       if (pgas::this_image() == 0) std::fprintf(stderr, "gups: unknown argument %s\n", arg.c_str());
       return 2;
@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
   const std::size_t p = pgas::num_images();
   // HPCC: 4 x table updates in all; split evenly (the table size is a power of two).
   const std::size_t updates_per_image = 4 * size / p;
+  if (batch == 0) batch = std::max<std::size_t>(1, updates_per_image);
   pgas::array<std::uint64_t> table(size);
   pgas::iota(table, std::uint64_t{0});
   const double t0 = MPI_Wtime();

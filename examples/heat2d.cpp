@@ -35,6 +35,28 @@ void colour(double t, png_byte* rgb) {
   rgb[2] = static_cast<png_byte>(255 * std::clamp(3 * t - 2, 0.0, 1.0));
 }
 
+// Writes rows of RGB pixels as a PNG. libpng reports errors by longjmp, so nothing here
+// changes after setjmp.
+bool encode_png(FILE* f, const std::vector<png_byte>& rgb, png_uint_32 width, png_uint_32 height) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, info != nullptr ? &info : nullptr);
+    return false;
+  }
+  png_init_io(png, f);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (png_uint_32 i = 0; i < height; ++i) {
+    png_write_row(png, const_cast<png_byte*>(rgb.data()) + std::size_t{3} * width * i);  // libpng's API is not const
+  }
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
 // Gathers the field on image 0 and writes it as a PNG there. Collective.
 bool write_png(const pgas::matrix<double>& m, const std::string& path) {
   const std::size_t n = m.rows();
@@ -52,25 +74,11 @@ bool write_png(const pgas::matrix<double>& m, const std::string& path) {
   if (pgas::this_image() == 0) {
     const auto [lo, hi] = std::minmax_element(all.begin(), all.end());
     const double span = *hi > *lo ? *hi - *lo : 1.0;
+    std::vector<png_byte> rgb(3 * all.size());
+    for (std::size_t k = 0; k < all.size(); ++k) colour((all[k] - *lo) / span, &rgb[3 * k]);
     FILE* f = std::fopen(path.c_str(), "wb");
-    png_structp png = f ? png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr) : nullptr;
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    if (!info || setjmp(png_jmpbuf(png))) {
-      ok = false;
-    } else {
-      png_init_io(png, f);
-      png_set_IHDR(png, info, static_cast<png_uint_32>(cols), static_cast<png_uint_32>(n), 8, PNG_COLOR_TYPE_RGB,
-                   PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-      png_write_info(png, info);
-      std::vector<png_byte> row(3 * cols);
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < cols; ++j) colour((all[i * cols + j] - *lo) / span, &row[3 * j]);
-        png_write_row(png, row.data());
-      }
-      png_write_end(png, nullptr);
-    }
-    if (png) png_destroy_write_struct(&png, info ? &info : nullptr);
-    if (f) std::fclose(f);
+    ok = f != nullptr && encode_png(f, rgb, static_cast<png_uint_32>(cols), static_cast<png_uint_32>(n));
+    if (f != nullptr) ok = std::fclose(f) == 0 && ok;
     std::printf("%s %s\n", ok ? "wrote" : "could not write", path.c_str());
   }
   return pgas::co_broadcast(ok, 0);

@@ -31,38 +31,42 @@ decltype(auto) local_part(R& r) {
 
 namespace detail {
 
-// Many updates for the table: count them all in one table-sized buffer of narrow counters
-// indexed by global bin, regroup it owner by owner, and let one MPI_Reduce_scatter sum every
-// image's counts straight into each owner's piece.
-template <class Bins, class Local, class Count>
-void histogram_dense(Bins& bins, const Local& local_indices, std::size_t& bad_index, bool& bad) {
+// Many updates for the table: combine them all in one table-sized buffer indexed by global
+// element, regroup it owner by owner, and let one MPI_Reduce_scatter combine every image's
+// buffer straight into each owner's piece. `Count` may be narrower than the elements (32-bit
+// counters for a histogram).
+template <class Count, class Bins, class Local, class Value>
+void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
+                      Count identity, std::size_t& bad_index, bool& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
-  std::vector<Count> counts(n, 0);
+  std::vector<Count> combined(n, identity);
+  std::size_t u = 0;
   for (const auto k : local_indices) {
     const auto i = static_cast<std::size_t>(k);
     if (i < n) {
-      ++counts[i];
+      combined[i] = runtime::combine(op, combined[i], static_cast<Count>(value(u)));
     } else if (!bad) {
       bad = true;
       bad_index = i;
     }
+    ++u;
   }
   if (!runtime::everyone(!bad, runtime::world_comm())) return;
-  // Owner-major order: image 0's bins in its local order, then image 1's, ...
+  // Owner-major order: image 0's elements in its local order, then image 1's, ...
   std::vector<Count> regrouped(n);
   std::vector<int> pieces(num_images());
   std::size_t at = 0;
   for (std::size_t img = 0; img < num_images(); ++img) {
     const std::size_t m = bins.local_size_of(img);
-    for (std::size_t off = 0; off < m; ++off) regrouped[at++] = counts[bins.distribution().global_index(img, off)];
+    for (std::size_t off = 0; off < m; ++off) regrouped[at++] = combined[bins.distribution().global_index(img, off)];
     pieces[img] = runtime::to_count(m);
   }
   std::vector<Count> mine(bins.local().size());
   runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
-                          std::span<const int>(pieces), runtime::reduce_op::sum, runtime::world_comm());
+                          std::span<const int>(pieces), op, runtime::world_comm());
   auto local = bins.local();
-  for (std::size_t off = 0; off < mine.size(); ++off) local[off] = static_cast<C>(local[off] + static_cast<C>(mine[off]));
+  for (std::size_t off = 0; off < mine.size(); ++off) local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
 }
 
 // Combines bins[indices[u]] op= value(u) per owner and sends each owner one MPI_Accumulate
@@ -127,10 +131,11 @@ void histogram(Bins& bins, const Indices& indices) {
   const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::world_comm());
   bool bad = false;
   std::size_t bad_index = 0;
+  const auto one = [](std::size_t) { return 1; };
   if (most * 4 >= bins.size() && most < (std::size_t{1} << 32)) {
-    detail::histogram_dense<Bins, decltype(local_indices), std::uint32_t>(bins, local_indices, bad_index, bad);
+    detail::dense_accumulate(bins, local_indices, one, runtime::reduce_op::sum, std::uint32_t{0}, bad_index, bad);
   } else if (most * 4 >= bins.size()) {
-    detail::histogram_dense<Bins, decltype(local_indices), std::uint64_t>(bins, local_indices, bad_index, bad);
+    detail::dense_accumulate(bins, local_indices, one, runtime::reduce_op::sum, std::uint64_t{0}, bad_index, bad);
   } else {
     detail::batched_accumulate(bins, local_indices, [](std::size_t) { return C{1}; },
                                runtime::reduce_op::sum, C{0}, bad_index, bad);
@@ -170,8 +175,14 @@ void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std
   }
   bool bad = false;
   std::size_t bad_index = 0;
-  detail::batched_accumulate(elements, indices, [&values](std::size_t u) { return static_cast<C>(values[u]); },
-                             op, identity, bad_index, bad);
+  const auto value = [&values](std::size_t u) { return static_cast<C>(values[u]); };
+  // As for histogram: a table-sized combining buffer once updates are a fair share of it.
+  const std::size_t most = runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::world_comm());
+  if (most * 4 >= elements.size()) {
+    detail::dense_accumulate(elements, indices, value, op, identity, bad_index, bad);
+  } else {
+    detail::batched_accumulate(elements, indices, value, op, identity, bad_index, bad);
+  }
   if (!runtime::everyone(!bad, runtime::world_comm())) {
     detail::throw_bad_index("pgas::accumulate_at", elements.size(), bad, bad_index);
   }

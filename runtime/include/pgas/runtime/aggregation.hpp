@@ -17,6 +17,27 @@
 
 namespace pgas::runtime {
 
+/// a op b for the ops that combine values (sum, prod, min, max, band, bor, bxor); b otherwise.
+template <class T>
+[[nodiscard]] T combine(reduce_op op, const T& a, const T& b) noexcept {
+  switch (op) {
+    case reduce_op::sum: return static_cast<T>(a + b);
+    case reduce_op::prod: return static_cast<T>(a * b);
+    case reduce_op::min: return b < a ? b : a;
+    case reduce_op::max: return a < b ? b : a;
+    case reduce_op::band:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
+      return b;
+    case reduce_op::bor:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
+      return b;
+    case reduce_op::bxor:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
+      return b;
+    default: return b;
+  }
+}
+
 /// Combines updates to the elements of a window (disp_unit sizeof(T), element e of target t at
 /// displacement e) with one op, and sends them as one MPI_Accumulate per target on flush().
 /// Per target it keeps a dense buffer as long as the target's part, so combining is one add.
@@ -50,7 +71,7 @@ class accumulate_batcher {
       if (t.touched.empty() || slot == identity_) t.touched.push_back(offset);
       if (t.touched.size() * dense_ratio > t.sums.size()) t.dense = true;  // stop listing
     }
-    slot = combine(slot, v);
+    slot = combine(op_, slot, v);
   }
 
   /// Sends every combined update: one MPI_Accumulate per target with updates, either of the
@@ -116,24 +137,6 @@ class accumulate_batcher {
     std::vector<std::size_t> touched;
     bool dense = false;
   };
-  T combine(const T& a, const T& b) const noexcept {
-    switch (op_) {
-      case reduce_op::sum: return static_cast<T>(a + b);
-      case reduce_op::prod: return static_cast<T>(a * b);
-      case reduce_op::min: return b < a ? b : a;
-      case reduce_op::max: return a < b ? b : a;
-      case reduce_op::band:
-        if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
-        return b;
-      case reduce_op::bor:
-        if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
-        return b;
-      case reduce_op::bxor:
-        if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
-        return b;
-      default: return b;
-    }
-  }
   window* win_;
   reduce_op op_;
   T identity_;
