@@ -11,53 +11,21 @@
 #include <string>
 #include <vector>
 
+#include "common/hpcc_random.hpp"
+
 namespace {
-
-constexpr std::uint64_t poly = 0x0000000000000007ULL;
-constexpr std::uint64_t period = 1317624576693539401ULL;
-
-// The HPCC generator's n-th value (HPCC_starts).
-std::uint64_t hpcc_starts(std::int64_t n) {
-  while (n < 0) n += static_cast<std::int64_t>(period);
-  while (n > static_cast<std::int64_t>(period)) n -= static_cast<std::int64_t>(period);
-  if (n == 0) return 0x1;
-  std::uint64_t m2[64];
-  std::uint64_t temp = 0x1;
-  for (auto& m : m2) {
-    m = temp;
-    temp = (temp << 1) ^ (static_cast<std::int64_t>(temp) < 0 ? poly : 0);
-    temp = (temp << 1) ^ (static_cast<std::int64_t>(temp) < 0 ? poly : 0);
-  }
-  int i = 62;
-  for (; i >= 0; --i) {
-    if ((n >> i) & 1) break;
-  }
-  std::uint64_t ran = 0x2;
-  while (i > 0) {
-    temp = 0;
-    for (int j = 0; j < 64; ++j) {
-      if ((ran >> j) & 1) temp ^= m2[j];
-    }
-    ran = temp;
-    --i;
-    if ((n >> i) & 1) ran = (ran << 1) ^ (static_cast<std::int64_t>(ran) < 0 ? poly : 0);
-  }
-  return ran;
-}
-
-std::uint64_t next(std::uint64_t ran) { return (ran << 1) ^ (static_cast<std::int64_t>(ran) < 0 ? poly : 0); }
 
 // Applies this image's share of the stream in batches. Collective.
 void apply_updates(pgas::array<std::uint64_t>& table, std::size_t updates_per_image, std::size_t batch) {
   const std::uint64_t mask = table.size() - 1;
-  std::uint64_t ran = hpcc_starts(static_cast<std::int64_t>(updates_per_image * pgas::this_image()));
+  std::uint64_t ran = hpcc::starts(static_cast<std::int64_t>(updates_per_image * pgas::this_image()));
   std::vector<std::size_t> idx;
   std::vector<std::uint64_t> val;
   for (std::size_t done = 0; done < updates_per_image; done += batch) {
     idx.clear();
     val.clear();
     for (std::size_t u = done; u < std::min(updates_per_image, done + batch); ++u) {
-      ran = next(ran);
+      ran = hpcc::next(ran);
       idx.push_back(static_cast<std::size_t>(ran & mask));
       val.push_back(ran);
     }
