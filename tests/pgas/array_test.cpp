@@ -174,6 +174,15 @@ TEST(ArrayBadInput, mismatched_distributions_across_images_throw_on_every_image)
   EXPECT_THROW((void)bc_array(10, pgas::block_cyclic(b)), pgas::usage_error);
 }
 
+TEST(ArrayBadInput, mismatched_element_types_across_images_throw_on_every_image) {
+  if (pgas::num_images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (pgas::this_image() == 0) {
+    EXPECT_THROW((void)pgas::array<int>(8), pgas::usage_error);
+  } else {
+    EXPECT_THROW((void)pgas::array<long>(8), pgas::usage_error);
+  }
+}
+
 TEST(ArrayBadInput, negative_size_is_refused) {
   EXPECT_THROW((void)pgas::array<int>(static_cast<std::size_t>(-5)), pgas::usage_error);
 }

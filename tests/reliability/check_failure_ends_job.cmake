@@ -1,0 +1,28 @@
+# Script mode: runs PROGRAM on 3 images with ARG and checks that the job fails (non-zero),
+# within 10 seconds, and that no process of it is left behind.
+string(TIMESTAMP start "%s")
+execute_process(COMMAND ${MPIEXEC} -n 3 ${OVERSUBSCRIBE} ${PROGRAM} ${ARG}
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
+string(TIMESTAMP stop "%s")
+math(EXPR seconds "${stop} - ${start}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "the job exited 0 although an image failed")
+endif()
+if(seconds GREATER 10)
+  message(FATAL_ERROR "the job took ${seconds} s to end (limit 10 s): ${rc}")
+endif()
+# Processes the launcher killed may take a moment to vanish: look again until 10 s are up.
+get_filename_component(name ${PROGRAM} NAME)
+while(TRUE)
+  execute_process(COMMAND pgrep -x ${name} RESULT_VARIABLE found OUTPUT_VARIABLE pids)
+  string(TIMESTAMP now "%s")
+  math(EXPR seconds "${now} - ${start}")
+  if(NOT found EQUAL 0)
+    break()
+  endif()
+  if(seconds GREATER 10)
+    message(FATAL_ERROR "processes left behind after ${seconds} s: ${pids}")
+  endif()
+  execute_process(COMMAND sleep 0.5)
+endwhile()
+message(STATUS "job ended with ${rc} after ${seconds} s, nothing left behind")
