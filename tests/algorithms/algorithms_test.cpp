@@ -411,3 +411,26 @@ TEST(AccumulateAt, xor_max_and_sum_updates_from_every_image_are_exact) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RowsView, matrix_rows_work_as_a_distributed_range_aligned_with_a_block_array) {
+  const std::size_t n = 11;
+  pgas::matrix<long> m(n, 4, 1);
+  static_assert(pgas::distributed_range<pgas::views::rows_view<long>>);
+  pgas::for_each(pgas::views::enumerate(pgas::views::rows(m)), [](auto&& p) {
+    auto&& [i, row] = p;
+    for (std::size_t j = 0; j < row.size(); ++j) row[j] = static_cast<long>(10 * i + j);
+  });
+  pgas::array<long> sums(n);
+  pgas::transform(pgas::views::rows(m), sums, [](std::span<long> row) {
+    long s = 0;
+    for (long x : row) s += x;
+    return s;
+  });
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(static_cast<long>(sums[i]), static_cast<long>(40 * i + 6));
+  EXPECT_EQ(pgas::count_if(pgas::views::rows(m), [](std::span<long> row) { return row[0] % 20 == 0; }), 6u);
+  pgas::sync_all();
+}
+
+}  // namespace

@@ -21,7 +21,7 @@ class enumerate_view {
   [[nodiscard]] auto local() const {
     auto& base = base_.get();
     auto&& part = base.local();
-    const std::size_t n = static_cast<std::size_t>(std::ranges::size(part));
+    const std::size_t n = static_cast<std::size_t>(ranges::size(part));
     auto indices = ranges::views::transform(ranges::views::iota(std::size_t{0}, n),
                                             [b = &base](std::size_t k) { return b->global_index(k); });
     return ranges::views::zip(indices, part);

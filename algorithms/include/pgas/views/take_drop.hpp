@@ -24,7 +24,7 @@ class slice_view {
     to_ = std::min(to, base.size());
     from_ = std::min(from, to_);
     // The first local position at or past each end, by binary search over global indices.
-    const auto n = static_cast<std::size_t>(std::ranges::size(base.local()));
+    const auto n = static_cast<std::size_t>(ranges::size(base.local()));
     lo_ = first_local_at_or_past(base, n, from_);
     hi_ = first_local_at_or_past(base, n, to_);
   }

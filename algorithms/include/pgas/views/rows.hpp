@@ -1,0 +1,44 @@
+#pragma once
+// pgas::views::rows: a matrix as a distributed range of its rows, each a std::span over the
+// row's interior columns. Rows are block-distributed, so the view is aligned with a
+// block-distributed array of one element per row.
+
+#include <pgas/distributed_range.hpp>
+#include <pgas/matrix.hpp>
+
+#include <range/v3/view/iota.hpp>
+#include <range/v3/view/transform.hpp>
+
+#include <cstddef>
+#include <span>
+
+namespace pgas::views {
+
+/// Row i of the matrix is element i. Local, lazy; the spans write into the matrix.
+template <class T>
+class rows_view {
+ public:
+  explicit rows_view(matrix<T>& m) : m_{&m} {}
+  using value_type = std::span<T>;
+  [[nodiscard]] std::size_t size() const { return m_->rows(); }
+  [[nodiscard]] auto local() const {
+    matrix<T>* m = m_;
+    return ranges::views::transform(ranges::views::iota(std::size_t{0}, m->local_rows()), [m](std::size_t k) {
+      return std::span<T>(m->local_row(static_cast<std::ptrdiff_t>(k)), m->cols());
+    });
+  }
+  [[nodiscard]] std::size_t global_index(std::size_t k) const { return m_->first_row() + k; }
+  /// The layout of a block-distributed array of rows() elements.
+  [[nodiscard]] pgas::layout layout() const { return {block{}.kind(), block{}.parameter(), size(), 0, size()}; }
+
+ private:
+  matrix<T>* m_;
+};
+
+/// The rows of m as a distributed range. Local, lazy.
+template <class T>
+[[nodiscard]] rows_view<T> rows(matrix<T>& m) {
+  return rows_view<T>(m);
+}
+
+}  // namespace pgas::views
