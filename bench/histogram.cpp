@@ -8,17 +8,13 @@
 #include <random>
 #include <vector>
 
+#include "common/bale_updates.hpp"
+
 #include "harness.hpp"
 
 namespace {
 
 // Image img's updates: the same on every image that regenerates them.
-std::vector<std::size_t> updates_of(std::size_t img, std::size_t n, std::size_t table) {
-  std::mt19937_64 gen(0x5eed + img);
-  std::vector<std::size_t> out(n);
-  for (auto& k : out) k = gen() % table;
-  return out;
-}
 
 // What this image's counters must hold after every image's first `n` updates were applied
 // `times` times, recomputed from every image's stream.
@@ -27,7 +23,7 @@ std::vector<long> expected_counts(std::size_t n, std::size_t table, long times) 
   const std::size_t me = pgas::this_image();
   std::vector<long> want(table / p, 0);
   for (std::size_t img = 0; img < p; ++img) {
-    for (std::size_t k : updates_of(img, n, table)) {
+    for (std::size_t k : bale::updates_of(img, n, table)) {
       if (k % p == me) want[k / p] += times;
     }
   }
@@ -55,7 +51,7 @@ int main(int argc, char** argv) {
   // The per-update baseline is ~100x slower; it runs a fraction of the updates (rates compare).
   const std::size_t n_slow = std::max<std::size_t>(1, n / opt.size("per_update_fraction"));
   const int reps = static_cast<int>(opt.get("reps"));
-  const auto mine = updates_of(me, n, table);
+  const auto mine = bale::updates_of(me, n, table);
   bench::progress("histogram: computing the expected counts");
   const auto want = expected_counts(n, table, reps);
   const auto want_slow = expected_counts(n_slow, table, reps);

@@ -10,21 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "common/bale_updates.hpp"
+
 namespace {
 
-std::vector<std::size_t> updates_of(std::size_t img, std::size_t n, std::size_t table) {
-  std::mt19937_64 gen(1234 + img);
-  std::vector<std::size_t> out(n);
-  for (auto& k : out) k = gen() % table;
-  return out;
-}
 
 template <class Dist>
 bool run(std::size_t per_image, std::size_t n) {
   const std::size_t p = pgas::num_images();
   const std::size_t table = per_image * p;
   pgas::array<long, Dist> counts(table);
-  const auto mine = updates_of(pgas::this_image(), n, table);
+  const auto mine = bale::updates_of(pgas::this_image(), n, table);
   pgas::sync_all();
   const double t0 = MPI_Wtime();
   pgas::histogram(counts, mine);
@@ -33,7 +29,7 @@ bool run(std::size_t per_image, std::size_t n) {
   std::vector<long> want(counts.local().size(), 0);
   const auto& d = counts.distribution();
   for (std::size_t img = 0; img < p; ++img) {
-    for (std::size_t k : updates_of(img, n, table)) {
+    for (std::size_t k : bale::updates_of(img, n, table)) {
       if (d.owner(k) == pgas::this_image()) ++want[d.local_offset(k)];
     }
   }

@@ -123,8 +123,8 @@ class vector : public detail::storage<T, sized_blocks> {
     in_place_ = 0;
     rebuild(counts, appended.empty() ? capacity_ : std::max(mine, 2 * capacity_),
             [&](std::size_t, std::size_t, T* out, std::size_t) {
-              std::memcpy(static_cast<void*>(out), buffer_.get(), kept * sizeof(T));
-              std::memcpy(static_cast<void*>(out + kept), appended.data(), appended.size() * sizeof(T));
+              copy_elements(out, buffer_.get(), kept);
+              copy_elements(out + kept, appended.data(), appended.size());
             },
             /*local_only=*/true);
   }
@@ -164,11 +164,15 @@ class vector : public detail::storage<T, sized_blocks> {
     for (std::size_t img = 0; img < counts.size(); ++img) counts[img] = s.dist.local_size(img);
     const std::size_t kept = s.local.size();
     rebuild(counts, kept, [&](std::size_t, std::size_t, T* out, std::size_t) {
-      std::memcpy(static_cast<void*>(out), buffer_.get(), kept * sizeof(T));
+      copy_elements(out, buffer_.get(), kept);
     }, /*local_only=*/true);
   }
 
  private:
+  // memcpy of n elements; nothing at all for none (memcpy may not be given null pointers).
+  static void copy_elements(T* to, const T* from, std::size_t n) noexcept {
+    if (n != 0) std::memcpy(static_cast<void*>(to), from, n * sizeof(T));
+  }
   // A sync point before this image's memory is freed, so that no peer still reads or writes it
   // (the window's own collective free comes only after the members are gone). Reports, never
   // throws: it runs in a destructor.
@@ -203,7 +207,7 @@ class vector : public detail::storage<T, sized_blocks> {
                 const std::size_t len = std::min(old.run_end(g) - g, count - k);
                 const auto from = this->element(g);
                 if (from.is_local()) {
-                  std::memcpy(static_cast<void*>(out + k), from.local(), len * sizeof(T));
+                  copy_elements(out + k, from.local(), len);
                 } else {
                   runtime::get(s.win, std::span<T>(out + k, len), from.image(), from.displacement());
                 }

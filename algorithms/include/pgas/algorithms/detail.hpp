@@ -36,11 +36,11 @@ template <distributed_range A, distributed_range B>
   return a.layout() == b.layout();
 }
 
-/// Folds each image's optional partial result with op, in image order (so op need only be
-/// associative), and returns the fold on every image; nothing if no image had a part.
-/// Collective.
+/// Folds the optional partial results of images 0 .. last-1 with op, in image order (so op
+/// need only be associative); nothing if none of them had a part. Collective: every image
+/// contributes `mine`.
 template <class T, class Op>
-[[nodiscard]] std::optional<T> fold_in_image_order(const std::optional<T>& mine, Op op) {
+[[nodiscard]] std::optional<T> fold_images(const std::optional<T>& mine, Op op, std::size_t last) {
   static_assert(std::is_trivially_copyable_v<T>, "partial results travel as bytes");
   struct part {
     bool present;
@@ -49,7 +49,7 @@ template <class T, class Op>
   part p{mine.has_value(), mine.has_value() ? *mine : T{}};
   const auto bytes = runtime::allgather_bytes(&p, sizeof(part), runtime::world_comm());
   std::optional<T> out;
-  for (std::size_t img = 0; img < num_images(); ++img) {
+  for (std::size_t img = 0; img < last; ++img) {
     part q;
     std::memcpy(&q, bytes.data() + img * sizeof(part), sizeof(part));
     if (!q.present) continue;
@@ -58,23 +58,16 @@ template <class T, class Op>
   return out;
 }
 
-/// Like fold_in_image_order, but only over images before this one (an exclusive prefix).
+/// Every image's partial results folded in image order, on every image. Collective.
+template <class T, class Op>
+[[nodiscard]] std::optional<T> fold_in_image_order(const std::optional<T>& mine, Op op) {
+  return fold_images(mine, op, num_images());
+}
+
+/// The partial results of the images before this one, folded (an exclusive prefix). Collective.
 template <class T, class Op>
 [[nodiscard]] std::optional<T> fold_before_me(const std::optional<T>& mine, Op op) {
-  struct part {
-    bool present;
-    T value;
-  };
-  part p{mine.has_value(), mine.has_value() ? *mine : T{}};
-  const auto bytes = runtime::allgather_bytes(&p, sizeof(part), runtime::world_comm());
-  std::optional<T> out;
-  for (std::size_t img = 0; img < this_image(); ++img) {
-    part q;
-    std::memcpy(&q, bytes.data() + img * sizeof(part), sizeof(part));
-    if (!q.present) continue;
-    out = out ? op(*out, q.value) : q.value;
-  }
-  return out;
+  return fold_images(mine, op, this_image());
 }
 
 /// Throws usage_error on every image unless `root` names an existing image on all of them.
