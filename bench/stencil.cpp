@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "common/prk_star.hpp"
 #include "harness.hpp"
 
 namespace {
@@ -18,9 +19,8 @@ struct problem {
   std::size_t radius;
   int iterations;
   std::vector<double> weight;  // weight[k] for offset k = 1..R (the -k side has -weight[k])
-  problem(std::size_t n_, std::size_t r, int iters) : n{n_}, radius{r}, iterations{iters}, weight(r + 1, 0.0) {
-    for (std::size_t k = 1; k <= r; ++k) weight[k] = 1.0 / (2.0 * static_cast<double>(k * r));
-  }
+  problem(std::size_t n_, std::size_t r, int iters)
+      : n{n_}, radius{r}, iterations{iters}, weight(prk::star_weights(r)) {}
   // PRK: (2 * stencil_size + 1) flops per active point, stencil_size = 4R + 1.
   [[nodiscard]] double flops_per_iteration() const {
     const double active = static_cast<double>((n - 2 * radius) * (n - 2 * radius));
@@ -162,37 +162,10 @@ std::pair<double, bool> run_rma_fence(const problem& p) {
 std::pair<double, bool> run_pgas(const problem& p) {
   pgas::matrix<double> in(p.n, p.n, p.radius);
   pgas::matrix<double> out(p.n, p.n, p.radius);
-  for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    double* row = in.local_row(static_cast<std::ptrdiff_t>(i));
-    for (std::size_t j = 0; j < p.n; ++j) row[j] = static_cast<double>(in.first_row() + i + j);
-  }
-  const auto R = static_cast<std::ptrdiff_t>(p.radius);
-  const auto& w = p.weight;
+  prk::fill_input(in);
   auto result = run(
-      p, [] {},
-      [&] {
-        pgas::stencil_for_each(in, out, p.radius, [&](const pgas::stencil_point<double>& c, double& o) {
-          double s = 0;
-          for (std::ptrdiff_t k = 1; k <= R; ++k) {
-            const double wk = w[static_cast<std::size_t>(k)];
-            s += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
-          }
-          o += s;
-        });
-        for (std::size_t i = 0; i < in.local_rows(); ++i) {
-          double* row = in.local_row(static_cast<std::ptrdiff_t>(i));
-          for (std::size_t j = 0; j < p.n; ++j) row[j] += 1.0;
-        }
-      },
-      [&] {
-        double s = 0;
-        for (std::size_t i = 0; i < out.local_rows(); ++i) {
-          const std::size_t g = out.first_row() + i;
-          if (g < p.radius || g >= p.n - p.radius) continue;
-          for (std::size_t j = p.radius; j < p.n - p.radius; ++j) s += std::fabs(out.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
-        }
-        return s;
-      });
+      p, [] {}, [&] { prk::sweep(in, out, p.radius, p.weight); },
+      [&] { return prk::local_interior_l1(out, p.radius); });
   pgas::sync_all();
   return result;
 }

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "common/prk_star.hpp"
+
 namespace {
 
 struct settings {
@@ -89,38 +91,18 @@ bool run_prk(const settings& s) {
   const std::size_t R = s.radius;
   pgas::matrix<double> in(n, n, R);
   pgas::matrix<double> out(n, n, R);
-  for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    for (std::size_t j = 0; j < n; ++j) in.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<double>(in.first_row() + i + j);
-  }
-  std::vector<double> w(R + 1);
-  for (std::size_t k = 1; k <= R; ++k) w[k] = 1.0 / (2.0 * static_cast<double>(k * R));
-  const auto r = static_cast<std::ptrdiff_t>(R);
+  prk::fill_input(in);
+  const std::vector<double> w = prk::star_weights(R);
   double t0 = 0;
   for (int it = 0; it <= s.iterations; ++it) {
-    if (it == 1) {
+    if (it == 1) {  // the first sweep is untimed, as in the PRK
       pgas::sync_all();
       t0 = MPI_Wtime();
     }
-    pgas::stencil_for_each(in, out, R, [&](const pgas::stencil_point<double>& c, double& o) {
-      double sum = 0;
-      for (std::ptrdiff_t k = 1; k <= r; ++k) {
-        const double wk = w[static_cast<std::size_t>(k)];
-        sum += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
-      }
-      o += sum;
-    });
-    for (std::size_t i = 0; i < in.local_rows(); ++i) {
-      double* row = in.local_row(static_cast<std::ptrdiff_t>(i));
-      for (std::size_t j = 0; j < n; ++j) row[j] += 1.0;
-    }
+    prk::sweep(in, out, R, w);
   }
   const double elapsed = pgas::co_max(MPI_Wtime() - t0);
-  double local_norm = 0;
-  for (std::size_t i = 0; i < out.local_rows(); ++i) {
-    const std::size_t g = out.first_row() + i;
-    if (g < R || g >= n - R) continue;
-    for (std::size_t j = R; j < n - R; ++j) local_norm += std::fabs(out.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
-  }
+  const double local_norm = prk::local_interior_l1(out, R);
   const double norm = pgas::co_sum(local_norm) / static_cast<double>((n - 2 * R) * (n - 2 * R));
   const double reference = 2.0 * (s.iterations + 1);
   const bool ok = std::fabs(norm - reference) < 1e-8;

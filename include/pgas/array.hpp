@@ -28,18 +28,14 @@ class array : public detail::storage<T, Dist> {
   explicit array(std::size_t n, Dist dist = {}) : array(n, dist, T{}) {}
   array(std::size_t n, Dist dist, const T& initial) {
     detail::require_same_everywhere<T, Dist>("pgas::array", n, dist);
-    auto s = std::make_unique<typename base::state_type>();
-    s->me = this_image();
-    s->dist = dist.bind(n, num_images());
+    auto s = base::new_state(dist, n);
     const std::size_t mine = s->dist.local_size(s->me);
     std::vector<std::size_t> every(num_images());
     for (std::size_t img = 0; img < every.size(); ++img) every[img] = s->dist.local_size(img) * sizeof(T);
     s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T), every);
     s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
     std::uninitialized_fill(s->local.begin(), s->local.end(), initial);
-    this->s_ = std::move(s);
-    // No image may write into another's part before that part is initialised.
-    runtime::sync_all(runtime::world_comm());
+    this->adopt(std::move(s));
   }
   array(array&&) noexcept = default;
   array& operator=(array&&) noexcept = default;

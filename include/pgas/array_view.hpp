@@ -25,9 +25,7 @@ class array_view : public detail::storage<T, Dist> {
   /// or the images disagree on n or the distribution.
   array_view(std::span<T> mine, std::size_t n, Dist dist = {}) {
     detail::require_same_everywhere<T, Dist>("pgas::array_view", n, dist);
-    auto s = std::make_unique<typename base::state_type>();
-    s->me = this_image();
-    s->dist = dist.bind(n, num_images());
+    auto s = base::new_state(dist, n);
     const std::size_t expected = s->dist.local_size(s->me);
     if (!runtime::everyone(mine.size() == expected, runtime::world_comm())) {
       throw usage_error("pgas::array_view: an image's memory does not match its share of " +
@@ -38,8 +36,7 @@ class array_view : public detail::storage<T, Dist> {
     s->win = runtime::window::create(runtime::world_comm(), mine.data(), mine.size_bytes(),
                                      sizeof(T));
     s->local = mine;
-    this->s_ = std::move(s);
-    runtime::sync_all(runtime::world_comm());
+    this->adopt(std::move(s));
   }
   array_view(array_view&&) noexcept = default;
   array_view& operator=(array_view&&) noexcept = default;

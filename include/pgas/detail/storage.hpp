@@ -11,6 +11,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
@@ -141,6 +142,20 @@ class storage {
   };
   storage() = default;
   explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+  /// A state for n elements laid out by dist over all images; the caller adds the window and
+  /// this image's memory. Local.
+  static std::unique_ptr<state_type> new_state(const Dist& dist, std::size_t n) {
+    auto s = std::make_unique<state_type>();
+    s->me = this_image();
+    s->dist = dist.bind(n, num_images());
+    return s;
+  }
+  /// Takes the finished state. Collective: a sync point, so no image writes into a part before
+  /// its owner has initialised it.
+  void adopt(std::unique_ptr<state_type> s) {
+    s_ = std::move(s);
+    runtime::sync_all(runtime::world_comm());
+  }
   [[nodiscard]] state_type& state() const {
     if (!s_) throw usage_error("use of a moved-from pgas container");
     return *s_;

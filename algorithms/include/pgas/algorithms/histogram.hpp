@@ -106,6 +106,25 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
                            : std::string(" on another image")));
 }
 
+// Combines value(u) into bins[indices[u]] with op on every image: in a table-sized buffer of
+// Count with one reduce-scatter when the most updates any image holds (`most`, the same on
+// every image, so all choose alike) are a fair share of the table, per owner with one
+// accumulate each otherwise. Throws out_of_range everywhere, before sending, for a bad index;
+// ends with a sync point. Collective.
+template <class Count, class Bins, class Local, class Value>
+void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local_indices, Value value,
+                           runtime::reduce_op op, typename Bins::value_type identity, std::size_t most) {
+  bool bad = false;
+  std::size_t bad_index = 0;
+  if (most * 4 >= bins.size()) {
+    dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index, bad);
+  } else {
+    batched_accumulate(bins, local_indices, value, op, identity, bad_index, bad);
+  }
+  if (!runtime::everyone(!bad, runtime::world_comm())) throw_bad_index(algorithm, bins.size(), bad, bad_index);
+  sync_all();
+}
+
 }  // namespace detail
 
 /// Adds 1 to bins[k] for every k in this image's `indices` (a local range of integers, or a
@@ -129,21 +148,15 @@ void histogram(Bins& bins, const Indices& indices) {
   // Dense pays one pass over the table; worth it once updates are a fair share of the bins.
   // Every image must choose alike, so the choice uses the largest update count of all.
   const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::world_comm());
-  bool bad = false;
-  std::size_t bad_index = 0;
-  const auto one = [](std::size_t) { return 1; };
-  if (most * 4 >= bins.size() && most < (std::size_t{1} << 32)) {
-    detail::dense_accumulate(bins, local_indices, one, runtime::reduce_op::sum, std::uint32_t{0}, bad_index, bad);
-  } else if (most * 4 >= bins.size()) {
-    detail::dense_accumulate(bins, local_indices, one, runtime::reduce_op::sum, std::uint64_t{0}, bad_index, bad);
+  const auto one = [](std::size_t) { return C{1}; };
+  // One image's counts fit 32-bit combining counters unless it holds 2^32 updates or more.
+  if (most < (std::size_t{1} << 32)) {
+    detail::accumulate_everywhere<std::uint32_t>("pgas::histogram", bins, local_indices, one,
+                                                 runtime::reduce_op::sum, C{0}, most);
   } else {
-    detail::batched_accumulate(bins, local_indices, [](std::size_t) { return C{1}; },
-                               runtime::reduce_op::sum, C{0}, bad_index, bad);
+    detail::accumulate_everywhere<std::uint64_t>("pgas::histogram", bins, local_indices, one,
+                                                 runtime::reduce_op::sum, C{0}, most);
   }
-  if (!runtime::everyone(!bad, runtime::world_comm())) {
-    detail::throw_bad_index("pgas::histogram", bins.size(), bad, bad_index);
-  }
-  sync_all();
 }
 
 /// Combines values[u] into elements[indices[u]] with op (sum, prod, min, max, band, bor, bxor),
@@ -173,20 +186,9 @@ void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std
       break;
     default: break;
   }
-  bool bad = false;
-  std::size_t bad_index = 0;
   const auto value = [&values](std::size_t u) { return static_cast<C>(values[u]); };
-  // As for histogram: a table-sized combining buffer once updates are a fair share of it.
   const std::size_t most = runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::world_comm());
-  if (most * 4 >= elements.size()) {
-    detail::dense_accumulate(elements, indices, value, op, identity, bad_index, bad);
-  } else {
-    detail::batched_accumulate(elements, indices, value, op, identity, bad_index, bad);
-  }
-  if (!runtime::everyone(!bad, runtime::world_comm())) {
-    detail::throw_bad_index("pgas::accumulate_at", elements.size(), bad, bad_index);
-  }
-  sync_all();
+  detail::accumulate_everywhere<C>("pgas::accumulate_at", elements, indices, value, op, identity, most);
 }
 
 }  // namespace pgas
