@@ -5,7 +5,7 @@ target_compile_options(pgas_warnings INTERFACE
     -Wnon-virtual-dtor -Woverloaded-virtual -Wnull-dereference>
   $<$<AND:$<BOOL:${PGAS_WARNINGS_AS_ERRORS}>,$<CXX_COMPILER_ID:GNU,Clang>>:-Werror>)
 # Checked standard-library containers in debug builds, without changing the ABI that
-# libboost_mpi was built with (which _GLIBCXX_DEBUG would).
+# GoogleTest and Google Benchmark were built with (which _GLIBCXX_DEBUG would).
 target_compile_definitions(pgas_warnings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
 
 # Sanitizers for our own targets (the asan preset): stop at the first report.

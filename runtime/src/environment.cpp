@@ -3,10 +3,8 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 
-#include <boost/mpi/environment.hpp>
-
 #include <cstdlib>
-#include <optional>
+#include <exception>
 #include <string>
 
 namespace pgas {
@@ -43,7 +41,7 @@ MPI_Comm duplicate_with_errors_returned(MPI_Comm from) {
 }  // namespace
 
 struct environment::impl {
-  std::optional<boost::mpi::environment> boost_env;
+  bool started_mpi = false;  // true when this environment called MPI_Init, so it finalises too
   world_state state;
 };
 
@@ -62,12 +60,11 @@ void environment::start(int* argc, char*** argv) {
   }
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized == 0) prepare_one_sided_component();
-  // Boost.MPI starts MPI only if nobody did, and then finalises it in its destructor.
-  if (argc != nullptr) {
-    impl_->boost_env.emplace(*argc, *argv);
-  } else {
-    impl_->boost_env.emplace();
+  if (initialized == 0) {
+    prepare_one_sided_component();
+    // MPI_Init's own failure cannot be reported through a communicator: check its code.
+    runtime::check(MPI_Init(argc, argv), "MPI_Init");
+    impl_->started_mpi = true;
   }
   runtime::check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
                  "MPI_Comm_set_errhandler");
@@ -84,7 +81,13 @@ environment::~environment() {
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);
   MPI_Comm_free(&impl_->state.world);
-  // impl_ (and with it boost's environment, which may finalise MPI) goes last.
+  if (!impl_->started_mpi) return;  // whoever started MPI finalises it
+  if (std::uncaught_exceptions() > 0) {
+    // An exception is leaving the environment's scope on this image only: the others may be
+    // waiting in a collective, where MPI_Finalize would hang. End the whole job instead.
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  }
+  MPI_Finalize();
 }
 
 bool environment::active() noexcept { return current != nullptr; }

@@ -5,14 +5,34 @@
 
 namespace pgas {
 
-team::team(boost::mpi::communicator comm)
-    : comm_{std::move(comm)},
-      rank_{static_cast<std::size_t>(comm_.rank())},
-      size_{static_cast<std::size_t>(comm_.size())} {}
+namespace {
+
+// Frees a split communicator, unless MPI has already been finalised (a team outliving the
+// environment has nothing left to free).
+struct free_communicator {
+  void operator()(const MPI_Comm* comm) const noexcept {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    MPI_Comm handle = *comm;
+    if (finalized == 0) MPI_Comm_free(&handle);
+    delete comm;
+  }
+};
+
+}  // namespace
+
+team::team(std::shared_ptr<const MPI_Comm> comm) : comm_{std::move(comm)} {
+  int rank = 0;
+  int size = 1;
+  runtime::check(MPI_Comm_rank(*comm_, &rank), "MPI_Comm_rank");
+  runtime::check(MPI_Comm_size(*comm_, &size), "MPI_Comm_size");
+  rank_ = static_cast<std::size_t>(rank);
+  size_ = static_cast<std::size_t>(size);
+}
 
 team team::world() {
   // The environment owns the world duplicate; the team only refers to it.
-  return team{boost::mpi::communicator(runtime::world_comm(), boost::mpi::comm_attach)};
+  return team{std::make_shared<const MPI_Comm>(runtime::world_comm())};
 }
 
 team team::split(int colour, int key) const {
@@ -20,7 +40,7 @@ team team::split(int colour, int key) const {
   MPI_Comm out = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split(native(), colour, key, &out), "MPI_Comm_split");
   runtime::check(MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  return team{boost::mpi::communicator(out, boost::mpi::comm_take_ownership)};
+  return team{std::shared_ptr<const MPI_Comm>(new MPI_Comm(out), free_communicator{})};
 }
 
 std::size_t team::rank() const noexcept { return rank_; }

@@ -3,12 +3,54 @@
 
 #include <mpi.h>
 
-#include <boost/mpi/datatype.hpp>
-
+#include <complex>
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 
 namespace pgas::runtime {
+
+/// The predefined MPI datatype of T, for the C++ types that have one; other types have none.
+/// Our own table, not Boost.MPI's: Debian builds libboost-mpi against Open MPI only, and the
+/// runtime must build against MPICH too.
+template <class T>
+struct predefined_datatype {};
+
+namespace detail {
+template <class T>
+concept has_predefined_datatype = requires {
+  { predefined_datatype<T>::get() } -> std::same_as<MPI_Datatype>;
+};
+}  // namespace detail
+
+// A function, not a constant: MPICH's handles are constants but Open MPI's are addresses of
+// library objects, known only at run time.
+#define PGAS_PREDEFINED_DATATYPE(cxx_type, mpi_type)               \
+  template <>                                                        \
+  struct predefined_datatype<cxx_type> {                             \
+    static MPI_Datatype get() noexcept { return mpi_type; }          \
+  }
+
+// char's signedness is the platform's; MPI reduces only the explicitly signed/unsigned types.
+PGAS_PREDEFINED_DATATYPE(char, std::is_signed_v<char> ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR);
+PGAS_PREDEFINED_DATATYPE(signed char, MPI_SIGNED_CHAR);
+PGAS_PREDEFINED_DATATYPE(unsigned char, MPI_UNSIGNED_CHAR);
+PGAS_PREDEFINED_DATATYPE(wchar_t, MPI_WCHAR);
+PGAS_PREDEFINED_DATATYPE(short, MPI_SHORT);
+PGAS_PREDEFINED_DATATYPE(unsigned short, MPI_UNSIGNED_SHORT);
+PGAS_PREDEFINED_DATATYPE(int, MPI_INT);
+PGAS_PREDEFINED_DATATYPE(unsigned, MPI_UNSIGNED);
+PGAS_PREDEFINED_DATATYPE(long, MPI_LONG);
+PGAS_PREDEFINED_DATATYPE(unsigned long, MPI_UNSIGNED_LONG);
+PGAS_PREDEFINED_DATATYPE(long long, MPI_LONG_LONG);
+PGAS_PREDEFINED_DATATYPE(unsigned long long, MPI_UNSIGNED_LONG_LONG);
+PGAS_PREDEFINED_DATATYPE(float, MPI_FLOAT);
+PGAS_PREDEFINED_DATATYPE(double, MPI_DOUBLE);
+PGAS_PREDEFINED_DATATYPE(long double, MPI_LONG_DOUBLE);
+PGAS_PREDEFINED_DATATYPE(bool, MPI_CXX_BOOL);
+PGAS_PREDEFINED_DATATYPE(std::complex<float>, MPI_CXX_FLOAT_COMPLEX);
+PGAS_PREDEFINED_DATATYPE(std::complex<double>, MPI_CXX_DOUBLE_COMPLEX);
+#undef PGAS_PREDEFINED_DATATYPE
 
 /// Element types pgas can move with one-sided operations: bytes copied as they are.
 template <class T>
@@ -16,7 +58,7 @@ concept transferable = std::is_trivially_copyable_v<T> && !std::is_reference_v<T
 
 /// Element types MPI can combine in accumulates (MPI_SUM, MPI_MAX, ...): its predefined types.
 template <class T>
-concept accumulable = transferable<T> && boost::mpi::is_mpi_builtin_datatype<T>::value;
+concept accumulable = transferable<T> && detail::has_predefined_datatype<T>;
 
 /// An MPI datatype and how many of it make one element.
 struct element_layout {
@@ -27,8 +69,8 @@ struct element_layout {
 /// The layout of T: its predefined MPI type where one exists, else sizeof(T) MPI_BYTEs. Local.
 template <transferable T>
 [[nodiscard]] element_layout layout_of() {
-  if constexpr (boost::mpi::is_mpi_builtin_datatype<T>::value) {
-    return {boost::mpi::get_mpi_datatype<T>(T{}), 1};
+  if constexpr (detail::has_predefined_datatype<T>) {
+    return {predefined_datatype<T>::get(), 1};
   } else {
     return {MPI_BYTE, static_cast<int>(sizeof(T))};
   }

@@ -1,11 +1,10 @@
 #pragma once
 // Teams: groups of images that run collectives and own windows together.
 
-#include <boost/mpi/communicator.hpp>
-
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
 
 namespace pgas {
 
@@ -25,12 +24,12 @@ class team {
   /// Collective: returns once every image of the team has called it.
   void barrier() const;
   /// The team's communicator, with MPI_ERRORS_RETURN. Local.
-  [[nodiscard]] MPI_Comm native() const noexcept { return static_cast<MPI_Comm>(comm_); }
-  [[nodiscard]] const boost::mpi::communicator& communicator() const noexcept { return comm_; }
+  [[nodiscard]] MPI_Comm native() const noexcept { return *comm_; }
 
  private:
-  explicit team(boost::mpi::communicator comm);
-  boost::mpi::communicator comm_;
+  // Shared by copies; frees a communicator the team made itself when the last copy goes.
+  explicit team(std::shared_ptr<const MPI_Comm> comm);
+  std::shared_ptr<const MPI_Comm> comm_;
   std::size_t rank_ = 0;
   std::size_t size_ = 1;
 };
