@@ -29,6 +29,12 @@ void prepare_one_sided_component() {
   // issues 7027 and 7967). Without them osc/rdma does its own atomics, as fast on one node.
   setenv("OMPI_MCA_btl_vader_flags", "send,put,get,inplace", 0);
 #endif
+#ifdef MPICH_VERSION
+  // MPICH 4.0's ch4:ucx with UCX 1.13's registration cache delivers puts into MPI_Win_allocate
+  // memory to the wrong address (the data lands in the origin's own window, or nowhere) at two
+  // or more processes. Without the cache every window flavor is correct; see docs/platform.md.
+  setenv("UCX_RCACHE_ENABLE", "n", 0);
+#endif
 }
 
 MPI_Comm duplicate_with_errors_returned(MPI_Comm from) {
