@@ -1,7 +1,10 @@
 #include <pgas/runtime/window.hpp>
 
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+
+#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -133,6 +136,37 @@ void require_positive_disp_unit(int disp_unit) {
   }
 }
 
+// RAM plus swap: no single process can be given more, so a larger request is a mistake (an
+// overflowed size), not a shortage.
+std::size_t machine_memory_bytes() noexcept {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return SIZE_MAX;
+  return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
+}
+
+std::string too_large(std::size_t bytes) {
+  return "a window of " + std::to_string(bytes) + " bytes on one process is more than the " +
+         std::to_string(machine_memory_bytes()) + " bytes of memory the machine has";
+}
+
+// Refuses, on every process alike, memory no process could get. Without this one process's
+// allocation fails and returns while the others wait in the collective creation for ever.
+void require_allocatable(std::size_t bytes, MPI_Comm comm) {
+  if (!everyone(bytes <= machine_memory_bytes(), comm)) {
+    throw usage_error(bytes <= machine_memory_bytes()
+                          ? "another process asked for a window larger than its machine's memory"
+                          : too_large(bytes));
+  }
+}
+
+// The same check when every process's size is known locally: no communication.
+void require_allocatable(const std::vector<std::size_t>& every_rank_bytes) {
+  const std::size_t largest = every_rank_bytes.empty()
+                                  ? 0
+                                  : *std::max_element(every_rank_bytes.begin(), every_rank_bytes.end());
+  if (largest > machine_memory_bytes()) throw usage_error(too_large(largest));
+}
+
 std::unique_ptr<window_state> new_state(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) throw usage_error("a window needs a communicator, got MPI_COMM_NULL");
   auto s = std::make_unique<window_state>();
@@ -144,6 +178,7 @@ std::unique_ptr<window_state> new_state(MPI_Comm comm) {
 
 window window::create(MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
   void* memory = nullptr;
   if (bytes > 0) check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &memory), "MPI_Alloc_mem");
   std::unique_ptr<window_state> s;
@@ -176,6 +211,7 @@ window window::create(MPI_Comm comm, void* base, std::size_t bytes, int disp_uni
 
 window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
   auto s = new_state(comm);
   void* base = nullptr;
   check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
@@ -197,6 +233,7 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
     throw usage_error("window::allocate: every_rank_bytes must list each process's size, this "
                       "process's being `bytes`");
   }
+  require_allocatable(every_rank_bytes);
   void* base = nullptr;
   check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
                          &base, &s->win),
@@ -207,6 +244,7 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
 window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
   auto s = new_state(comm);
   void* base = nullptr;
   check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(),
