@@ -144,27 +144,26 @@ std::size_t machine_memory_bytes() noexcept {
   return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
 }
 
-std::string too_large(std::size_t bytes) {
+std::string too_large(std::size_t bytes, std::size_t memory) {
   return "a window of " + std::to_string(bytes) + " bytes on one process is more than the " +
-         std::to_string(machine_memory_bytes()) + " bytes of memory the machine has";
+         std::to_string(memory) + " bytes of memory the machine has";
 }
 
 // Refuses, on every process alike, memory no process could get. Without this one process's
 // allocation fails and returns while the others wait in the collective creation for ever.
 void require_allocatable(std::size_t bytes, MPI_Comm comm) {
-  if (!everyone(bytes <= machine_memory_bytes(), comm)) {
-    throw usage_error(bytes <= machine_memory_bytes()
-                          ? "another process asked for a window larger than its machine's memory"
-                          : too_large(bytes));
-  }
+  const std::size_t memory = machine_memory_bytes();
+  if (everyone(bytes <= memory, comm)) return;
+  throw usage_error(bytes <= memory ? "another process asked for a window larger than its machine's memory"
+                                    : too_large(bytes, memory));
 }
 
 // The same check when every process's size is known locally: no communication.
 void require_allocatable(const std::vector<std::size_t>& every_rank_bytes) {
-  const std::size_t largest = every_rank_bytes.empty()
-                                  ? 0
-                                  : *std::max_element(every_rank_bytes.begin(), every_rank_bytes.end());
-  if (largest > machine_memory_bytes()) throw usage_error(too_large(largest));
+  const std::size_t memory = machine_memory_bytes();
+  for (std::size_t bytes : every_rank_bytes) {
+    if (bytes > memory) throw usage_error(too_large(bytes, memory));
+  }
 }
 
 std::unique_ptr<window_state> new_state(MPI_Comm comm) {
