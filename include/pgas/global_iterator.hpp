@@ -3,6 +3,7 @@
 // algorithms and range-for work on it (correct, but one remote access per element).
 
 #include <pgas/global_ref.hpp>
+#include <pgas/runtime/error.hpp>
 
 #include <compare>
 #include <cstddef>
@@ -31,8 +32,12 @@ class global_iterator {
   global_iterator(const global_iterator<Container, U>& it) noexcept  // NOLINT
       : c_{it.container()}, i_{it.index()} {}
 
+  /// The element here; out_of_range past either end (a remote access there would reach
+  /// another image's memory or none).
   [[nodiscard]] reference operator*() const {
-    return reference{global_ptr<T>(c_->element(static_cast<std::size_t>(i_)))};
+    const auto i = static_cast<std::size_t>(i_);  // a negative index wraps to a huge one
+    if (i >= c_->size()) runtime::throw_out_of_range("iterator index", i, c_->size());
+    return reference{global_ptr<T>(c_->element(i))};
   }
   [[nodiscard]] reference operator[](difference_type k) const { return *(*this + k); }
   /// The global index this iterator stands at. Local.

@@ -2,6 +2,7 @@
 // pgas::matrix: a 2-D array distributed by blocks of rows, with a halo of ghost cells around
 // each image's part, filled from the neighbours by exchange_halo().
 
+#include <pgas/detail/addressable.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/runtime/collective.hpp>
@@ -49,6 +50,12 @@ class matrix {
     if (!runtime::same_everywhere(shape, runtime::world_comm())) {
       throw usage_error("pgas::matrix: images disagree on rows, columns, halo, boundary or type");
     }
+    // Each term first, so the sums below cannot wrap; their product bounds every image's part,
+    // ghosts included.
+    detail::require_addressable<T>("pgas::matrix", rows);
+    detail::require_addressable<T>("pgas::matrix", cols);
+    detail::require_addressable<T>("pgas::matrix", halo, 4);
+    detail::require_addressable<T>("pgas::matrix", rows + 2 * halo, cols + 2 * halo);
     auto s = std::make_unique<state>();
     s->rows = block{}.bind(rows, num_images());
     s->cols = cols;

@@ -3,6 +3,7 @@
 // keeps an open-addressing table in a pgas::vector (memory on a dynamic window), which any
 // image reads with one-sided gets.
 
+#include <pgas/detail/live_handle.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/sync.hpp>
@@ -40,7 +41,7 @@ class unordered_map {
 
  public:
   /// Collective: an empty map with room for about `initial_capacity` keys per image.
-  explicit unordered_map(std::size_t initial_capacity = 16) : table_(0) {
+  explicit unordered_map(std::size_t initial_capacity = 16) : table_(0), outbox_(num_images()) {
     std::size_t cap = 8;
     while (cap < 2 * initial_capacity) cap *= 2;
     grow_local_table(cap);
@@ -60,7 +61,8 @@ class unordered_map {
   /// Queues: remove k if present. Local; applied at commit().
   void erase(const K& k) { queue(op_kind::erase, k, V{}); }
   /// Operations this image queued since the last commit. Local.
-  [[nodiscard]] std::size_t pending() const noexcept {
+  [[nodiscard]] std::size_t pending() const {
+    live_.require(name);
     std::size_t n = 0;
     for (const auto& q : outbox_) n += q.size();
     return n;
@@ -69,6 +71,7 @@ class unordered_map {
   /// Collective: delivers every image's queued operations to their owners, which apply them
   /// and grow their tables as needed. Afterwards every image sees the result.
   void commit() {
+    live_.require(name);
     // One all-to-all: each image's queue for owner t goes to t, arriving in image order.
     std::vector<std::size_t> counts(num_images());
     std::vector<op> sends;
@@ -103,6 +106,7 @@ class unordered_map {
   /// k's committed value, if present. Local: reads the owner's table with one-sided gets (one
   /// slot per probe), or directly when this image owns k.
   [[nodiscard]] std::optional<V> find(const K& k) const {
+    live_.require(name);
     const std::uint64_t h = hash_of(k);
     const std::size_t owner = h % num_images();
     const std::size_t cap = table_.local_size_of(owner);
@@ -118,12 +122,19 @@ class unordered_map {
   /// True if k is present (committed). Local.
   [[nodiscard]] bool contains(const K& k) const { return find(k).has_value(); }
   /// Number of keys over all images, as of the last commit. Local.
-  [[nodiscard]] std::size_t size() const noexcept { return total_; }
+  [[nodiscard]] std::size_t size() const {
+    live_.require(name);
+    return total_;
+  }
   /// Number of keys this image owns. Local.
-  [[nodiscard]] std::size_t local_size() const noexcept { return count_; }
+  [[nodiscard]] std::size_t local_size() const {
+    live_.require(name);
+    return count_;
+  }
   /// Calls f(key, value) for every key this image owns. Local.
   template <class F>
   void for_each_local(F f) const {
+    live_.require(name);
     for (const slot& s : table_.local()) {
       if (s.state == full) f(s.key, s.value);
     }
@@ -158,11 +169,10 @@ class unordered_map {
     return z ^ (z >> 31);
   }
   void queue(op_kind kind, const K& k, const V& v) {
-    if (outbox_.empty()) outbox_.resize(num_images());
+    live_.require(name);
     outbox_[hash_of(k) % num_images()].push_back({kind, k, v});
   }
   void grow_local_table(std::size_t cap) {
-    if (outbox_.empty()) outbox_.resize(num_images());
     for (std::size_t k = table_.local().size() + table_.uncommitted(); k < cap; ++k) table_.push_back(slot{});
   }
   // Applies one operation to this image's table (which has room: at most half full).
@@ -216,6 +226,8 @@ class unordered_map {
   std::size_t count_ = 0;   // keys in this image's table
   std::size_t erased_ = 0;  // tombstones in this image's table
   std::size_t total_ = 0;
+  detail::live_handle live_;  // use after a move throws instead of indexing an empty outbox
+  static constexpr const char* name = "pgas::unordered_map";
 };
 
 }  // namespace pgas

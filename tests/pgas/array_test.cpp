@@ -1,5 +1,6 @@
 // pgas::array over every distribution: element access from every image against a serial
-// reference, local parts, segments, iterators with ranges algorithms, bad input.
+// reference, local parts, segments, iterators with ranges algorithms. Bad input is tested in
+// tests/reliability/bad_input_catalogue.cpp.
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
@@ -138,74 +139,6 @@ TYPED_TEST(Array, a_million_elements_with_an_initial_value) {
   pgas::sync_all();
 }
 
-TEST(ArrayBadInput, index_past_the_end_throws_out_of_range_and_the_array_keeps_working) {
-  pgas::array<int> a(10);
-  try {
-    (void)a[10];
-    ADD_FAILURE() << "no exception";
-  } catch (const pgas::out_of_range& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("10"), std::string::npos) << what;
-    EXPECT_NE(what.find("image " + std::to_string(pgas::this_image())), std::string::npos) << what;
-  }
-  EXPECT_THROW((void)a.owner(11), pgas::out_of_range);
-  EXPECT_THROW(a[static_cast<std::size_t>(-1)] = 1, pgas::out_of_range);
-  pgas::array<int> empty(0);
-  EXPECT_THROW((void)empty[0], pgas::out_of_range);
-  a[9] = 5;
-  pgas::sync_all();
-  EXPECT_EQ(static_cast<int>(a[9]), 5);
-  pgas::sync_all();
-}
-
-TEST(ArrayBadInput, mismatched_sizes_across_images_throw_on_every_image) {
-  const std::size_t n = pgas::this_image() == 0 ? 10 : 11;
-  if (pgas::num_images() == 1) GTEST_SKIP() << "needs two images to disagree";
-  EXPECT_THROW((void)pgas::array<int>(n), pgas::usage_error);
-  // Nothing is left half-built: a correct array still works afterwards.
-  pgas::array<int> ok(4);
-  pgas::sync_all();
-}
-
-TEST(ArrayBadInput, mismatched_distributions_across_images_throw_on_every_image) {
-  if (pgas::num_images() == 1) GTEST_SKIP() << "needs two images to disagree";
-  const std::size_t b = pgas::this_image() == 0 ? 2 : 3;
-  using bc_array = pgas::array<int, pgas::block_cyclic>;
-  EXPECT_THROW((void)bc_array(10, pgas::block_cyclic(b)), pgas::usage_error);
-}
-
-TEST(ArrayBadInput, mismatched_element_types_across_images_throw_on_every_image) {
-  if (pgas::num_images() == 1) GTEST_SKIP() << "needs two images to disagree";
-  if (pgas::this_image() == 0) {
-    EXPECT_THROW((void)pgas::array<int>(8), pgas::usage_error);
-  } else {
-    EXPECT_THROW((void)pgas::array<long>(8), pgas::usage_error);
-  }
-}
-
-TEST(ArrayBadInput, negative_size_is_refused) {
-  EXPECT_THROW((void)pgas::array<int>(static_cast<std::size_t>(-5)), pgas::usage_error);
-}
-
-TEST(ArrayBadInput, a_size_no_machine_could_hold_throws_on_every_image_instead_of_hanging) {
-  // 2^40 longs: 8 TiB over the images, far past RAM and swap, but below the size_t overflow.
-  EXPECT_THROW((void)pgas::array<long>(std::size_t{1} << 40), pgas::usage_error);
-  pgas::array<long> ok(4);  // every image left the failed construction together
-  ok[pgas::this_image() % 4] = 1;
-  pgas::sync_all();
-}
-
-TEST(ArrayBadInput, a_moved_from_array_says_so) {
-  pgas::array<int> a(4);
-  pgas::array<int> b(std::move(a));
-  EXPECT_THROW((void)a.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
-  EXPECT_THROW((void)a[0], pgas::usage_error);      // NOLINT(bugprone-use-after-move)
-  EXPECT_EQ(b.size(), 4u);
-  a = std::move(b);  // a moved-from array can be assigned to again
-  EXPECT_EQ(a.size(), 4u);
-  pgas::sync_all();
-}
-
 TEST(ArrayView, exposes_caller_memory_that_others_write_into) {
   const auto d = pgas::block{}.bind(10, pgas::num_images());
   std::vector<int> memory(d.local_size(pgas::this_image()), -1);
@@ -226,14 +159,6 @@ TEST(ArrayView, exposes_caller_memory_that_others_write_into) {
   if (!memory.empty()) {
     EXPECT_EQ(memory[0], static_cast<int>(d.first_of(pgas::this_image()) * d.first_of(pgas::this_image())));
   }
-}
-
-TEST(ArrayView, wrong_local_length_on_one_image_throws_on_every_image) {
-  const auto d = pgas::block{}.bind(10, pgas::num_images());
-  std::size_t mine = d.local_size(pgas::this_image());
-  if (pgas::this_image() + 1 == pgas::num_images()) ++mine;
-  std::vector<int> memory(mine);
-  EXPECT_THROW((void)pgas::array_view<int>(memory, 10), pgas::usage_error);
 }
 
 }  // namespace

@@ -158,23 +158,4 @@ TEST(Vector, algorithms_work_on_a_vector) {
   pgas::sync_all();
 }
 
-TEST(VectorBadInput, resize_with_different_sizes_throws_on_every_image) {
-  pgas::vector<int> v(4);
-  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
-  EXPECT_THROW(v.resize(me() == 0 ? 5 : 6), pgas::usage_error);
-  EXPECT_THROW(v.reserve(me() == 0 ? 5 : 6), pgas::usage_error);
-  EXPECT_EQ(v.size(), 4u);  // nothing changed, and the vector still works
-  v.resize(8);
-  EXPECT_EQ(v.size(), 8u);
-  pgas::sync_all();
-}
-
-TEST(VectorBadInput, moved_from_vector_says_so) {
-  pgas::vector<int> v(4);
-  pgas::vector<int> w(std::move(v));
-  EXPECT_THROW((void)v.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
-  EXPECT_EQ(w.size(), 4u);
-  pgas::sync_all();
-}
-
 }  // namespace

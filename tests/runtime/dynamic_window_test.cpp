@@ -73,17 +73,6 @@ TEST(DynamicWindow, two_hundred_attach_detach_cycles) {
   EXPECT_EQ(w.attachments(), 0u);
 }
 
-TEST(DynamicWindow, detach_of_a_region_never_attached_is_a_usage_error) {
-  auto w = window::create_dynamic(pgas::runtime::world_comm());
-  long stray = 0;
-  EXPECT_THROW(w.detach(&stray), pgas::usage_error);
-  std::vector<long> region(4);
-  w.attach(region.data(), sizeof(long) * region.size());
-  EXPECT_THROW(w.detach(region.data() + 1), pgas::usage_error);
-  w.detach(region.data());
-  EXPECT_THROW(w.detach(region.data()), pgas::usage_error);
-}
-
 TEST(DynamicWindow, the_sixty_fifth_attachment_is_refused_before_mpi_sees_it) {
   auto w = window::create_dynamic(pgas::runtime::world_comm());
   std::vector<std::vector<char>> regions(window::max_attachments + 1, std::vector<char>(8));

@@ -18,11 +18,6 @@ TEST(Environment, images_match_mpi) {
   EXPECT_TRUE(pgas::environment::active());
 }
 
-TEST(Environment, a_second_environment_is_a_usage_error) {
-  EXPECT_THROW(pgas::environment second, pgas::usage_error);
-  EXPECT_TRUE(pgas::environment::active());
-}
-
 TEST(Environment, errors_come_back_as_codes_on_the_library_communicators) {
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   MPI_Comm_get_errhandler(pgas::runtime::world_comm(), &handler);

@@ -2,6 +2,7 @@
 // What every distributed container of fixed size shares: a distribution, a window holding each
 // image's part, and the index arithmetic between them. Containers add how they are built.
 
+#include <pgas/detail/addressable.hpp>
 #include <pgas/distributed_range.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_iterator.hpp>
@@ -36,11 +37,7 @@ void require_same_everywhere(const char* container, std::size_t n, const Dist& d
                       ": images disagree on the size, the distribution or the element type; "
                       "construct it with the same arguments on every image");
   }
-  // A negative size converted to size_t lands here, on every image alike.
-  if (n > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T)) {
-    throw usage_error(std::string(container) + ": size " + std::to_string(n) +
-                      " is too large (a negative number converted to size_t?)");
-  }
+  require_addressable<T>(container, n);
 }
 
 template <class T, distribution Dist>

@@ -1,0 +1,369 @@
+// The bad-input catalogue: every misuse of the public API a user can make at run time, one test
+// each, run at 1–4 images. Each misuse must give pgas::out_of_range or pgas::usage_error (on
+// every image when the call is collective), and afterwards the program goes on: the fixture
+// writes a witness array across images before each test and checks after it that every image
+// is still in step and nothing already written was lost. docs/errors.md lists the catalogue.
+// Misuses that end the environment (tests/reliability/after_environment.cpp) or fail to
+// compile (tests/compile_fail/) live beside it.
+#include <pgas/algorithms.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <gtest/gtest.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::size_t me() { return pgas::this_image(); }
+std::size_t images() { return pgas::num_images(); }
+
+// Data written before the misuse, on other images: it must all be there afterwards.
+class BadInput : public ::testing::Test {
+ protected:
+  static long mark(std::size_t i) { return 1000 + 7 * static_cast<long>(i); }
+
+  void SetUp() override {
+    // Each image writes the elements of the next image, so every value crossed images.
+    for (std::size_t i = 0; i < witness_.size(); ++i) {
+      if (witness_.owner(i) == (me() + 1) % images()) witness_[i] = mark(i);
+    }
+    pgas::sync_all();
+  }
+
+  void TearDown() override {
+    // A collective after the misuse: every image must still be in step to get here together.
+    pgas::sync_all();
+    for (std::size_t i = 0; i < witness_.size(); ++i) {
+      EXPECT_EQ(static_cast<long>(witness_[i]), mark(i)) << "witness element " << i << " lost";
+    }
+    EXPECT_EQ(pgas::co_sum(1L), static_cast<long>(images()));
+    pgas::sync_all();
+  }
+
+  pgas::array<long, pgas::cyclic> witness_{5 * images() + 1};
+};
+
+// ---- indices past the end, on every container ----
+
+TEST_F(BadInput, array_index_past_the_end_names_index_size_and_image) {
+  pgas::array<int> a(10);
+  try {
+    (void)a[10];
+    ADD_FAILURE() << "no exception";
+  } catch (const pgas::out_of_range& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("10"), std::string::npos) << what;
+    EXPECT_NE(what.find("image " + std::to_string(me())), std::string::npos) << what;
+  }
+  EXPECT_THROW((void)a.owner(11), pgas::out_of_range);
+  EXPECT_THROW(a[static_cast<std::size_t>(-1)] = 1, pgas::out_of_range);
+  EXPECT_THROW((void)a.begin()[10].get(), pgas::out_of_range);
+  EXPECT_THROW((void)(*(a.begin() - 1)).get(), pgas::out_of_range);
+  a[9] = 5;  // the array still works
+  pgas::sync_all();
+  EXPECT_EQ(static_cast<int>(a[9]), 5);
+}
+
+TEST_F(BadInput, coarray_image_or_element_past_the_end) {
+  pgas::coarray<int> x;
+  pgas::coarray<int[4]> y;
+  EXPECT_THROW((void)x(images()), pgas::out_of_range);
+  EXPECT_THROW((void)y(images()), pgas::out_of_range);
+  EXPECT_THROW((void)y[4], pgas::out_of_range);
+  EXPECT_THROW((void)y(0)[4], pgas::out_of_range);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, matrix_row_or_column_past_the_end) {
+  pgas::matrix<int> m(2 * images(), 3, 1);
+  EXPECT_THROW((void)m(2 * images(), 0), pgas::out_of_range);
+  EXPECT_THROW((void)m(0, 3), pgas::out_of_range);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, vector_index_past_the_committed_size) {
+  pgas::vector<int> v(images());
+  v.push_back(1);  // pushed but not committed: still outside
+  EXPECT_THROW((void)v[images()], pgas::out_of_range);
+  v.commit();
+  EXPECT_EQ(v.size(), 2 * images());
+  EXPECT_EQ(pgas::reduce(v), static_cast<int>(images()));
+  EXPECT_THROW((void)v[v.size()], pgas::out_of_range);
+  pgas::sync_all();
+}
+
+// ---- sizes ----
+
+TEST_F(BadInput, negative_sizes_are_refused_on_every_image) {
+  const auto minus_five = static_cast<std::size_t>(-5);
+  EXPECT_THROW((void)pgas::array<int>(minus_five), pgas::usage_error);
+  EXPECT_THROW((void)pgas::vector<int>(minus_five), pgas::usage_error);
+  EXPECT_THROW((void)pgas::matrix<int>(minus_five, 4, 1), pgas::usage_error);
+}
+
+TEST_F(BadInput, sizes_that_overflow_when_multiplied_are_refused) {
+  // rows * cols wraps around size_t; the element count in bytes wraps for the array.
+  EXPECT_THROW((void)pgas::matrix<int>(std::size_t{1} << 33, std::size_t{1} << 33, 1), pgas::usage_error);
+  EXPECT_THROW((void)pgas::array<long>(std::size_t{1} << 62), pgas::usage_error);
+}
+
+TEST_F(BadInput, a_size_no_machine_could_hold_throws_on_every_image_instead_of_hanging) {
+  // 2^40 longs (8 TiB) and 2^42 doubles (32 TiB): past RAM and swap, below size_t overflow.
+  EXPECT_THROW((void)pgas::array<long>(std::size_t{1} << 40), pgas::usage_error);
+  EXPECT_THROW((void)pgas::matrix<double>(std::size_t{1} << 22, std::size_t{1} << 20), pgas::usage_error);
+  pgas::array<long> ok(4);  // every image left the failed constructions together
+  ok[me() % 4] = 1;
+  pgas::sync_all();
+}
+
+// ---- collective calls whose arguments differ between images ----
+
+TEST_F(BadInput, array_sizes_differ_between_images) {
+  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  EXPECT_THROW((void)pgas::array<int>(me() == 0 ? 10 : 11), pgas::usage_error);
+  pgas::array<int> ok(4);  // nothing was left half-built
+}
+
+TEST_F(BadInput, array_distributions_differ_between_images) {
+  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  using bc_array = pgas::array<int, pgas::block_cyclic>;
+  EXPECT_THROW((void)bc_array(10, pgas::block_cyclic(me() == 0 ? 2 : 3)), pgas::usage_error);
+}
+
+TEST_F(BadInput, array_element_types_differ_between_images) {
+  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (me() == 0) {
+    EXPECT_THROW((void)pgas::array<int>(8), pgas::usage_error);
+  } else {
+    EXPECT_THROW((void)pgas::array<long>(8), pgas::usage_error);
+  }
+}
+
+TEST_F(BadInput, vector_resize_or_reserve_differs_between_images_and_changes_nothing) {
+  pgas::vector<int> v(4);
+  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  EXPECT_THROW(v.resize(me() == 0 ? 5 : 6), pgas::usage_error);
+  EXPECT_THROW(v.reserve(me() == 0 ? 5 : 6), pgas::usage_error);
+  EXPECT_EQ(v.size(), 4u);
+  v.resize(8);
+  EXPECT_EQ(v.size(), 8u);
+}
+
+TEST_F(BadInput, array_view_over_memory_that_is_not_this_images_share) {
+  const auto d = pgas::block{}.bind(10, images());
+  std::size_t mine = d.local_size(me());
+  if (me() + 1 == images()) ++mine;
+  std::vector<int> memory(mine);
+  EXPECT_THROW((void)pgas::array_view<int>(memory, 10), pgas::usage_error);
+}
+
+TEST_F(BadInput, matrix_with_fewer_rows_per_image_than_the_halo) {
+  if (images() < 2) GTEST_SKIP() << "one image always owns every row";
+  EXPECT_THROW((void)pgas::matrix<double>(images() + 1, 4, 2), pgas::usage_error);
+}
+
+// ---- moved-from containers ----
+
+TEST_F(BadInput, moved_from_array_says_so_and_can_be_assigned_again) {
+  pgas::array<int> a(4);
+  pgas::array<int> b(std::move(a));
+  EXPECT_THROW((void)a.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)a[0], pgas::usage_error);      // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(b.size(), 4u);
+  a = std::move(b);
+  EXPECT_EQ(a.size(), 4u);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, moved_from_vector_says_so) {
+  pgas::vector<int> v(4);
+  pgas::vector<int> w(std::move(v));
+  EXPECT_THROW((void)v.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(v.push_back(1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(w.size(), 4u);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, moved_from_matrix_says_so) {
+  pgas::matrix<int> m(2 * images(), 3, 1);
+  pgas::matrix<int> n(std::move(m));
+  EXPECT_THROW((void)m(0, 0), pgas::usage_error);     // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(m.exchange_halo(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(n.rows(), 2 * images());
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, moved_from_unordered_map_says_so) {
+  pgas::unordered_map<int, long> m;
+  m.insert(static_cast<int>(me()), 1);
+  pgas::unordered_map<int, long> n(std::move(m));
+  EXPECT_THROW(m.insert(1, 1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(m.commit(), pgas::usage_error);      // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)m.find(1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)m.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  n.commit();  // the operation queued before the move went with the map
+  EXPECT_EQ(n.size(), images());
+}
+
+// ---- environment, synchronisation, runtime ----
+
+TEST_F(BadInput, a_second_environment) {
+  EXPECT_THROW(pgas::environment second, pgas::usage_error);
+}
+
+TEST_F(BadInput, sync_images_with_an_image_that_does_not_exist_or_named_twice) {
+  EXPECT_THROW(pgas::sync_images({images()}), pgas::usage_error);
+  EXPECT_THROW(pgas::sync_images({static_cast<std::size_t>(-1)}), pgas::usage_error);
+  if (images() > 1) {
+    const std::size_t next = (me() + 1) % images();
+    EXPECT_THROW(pgas::sync_images({next, next}), pgas::usage_error);
+  }
+}
+
+TEST_F(BadInput, detach_of_a_region_never_attached_or_twice) {
+  auto w = pgas::runtime::window::create_dynamic(pgas::runtime::world_comm());
+  long stray = 0;
+  EXPECT_THROW(w.detach(&stray), pgas::usage_error);
+  std::vector<long> region(4);
+  w.attach(region.data(), sizeof(long) * region.size());
+  EXPECT_THROW(w.detach(region.data() + 1), pgas::usage_error);
+  w.detach(region.data());
+  EXPECT_THROW(w.detach(region.data()), pgas::usage_error);
+}
+
+TEST_F(BadInput, co_broadcast_from_an_image_that_does_not_exist_or_different_roots) {
+  EXPECT_THROW((void)pgas::co_broadcast(1, images()), pgas::usage_error);
+  if (images() > 1) {
+    EXPECT_THROW((void)pgas::co_broadcast(1, me() == 0 ? 0 : 1), pgas::usage_error);
+  }
+  EXPECT_EQ(pgas::co_broadcast(static_cast<int>(me()), 0), 0);
+}
+
+TEST_F(BadInput, waiting_on_a_future_already_taken) {
+  pgas::array<long> a(images());
+  a[me()] = 3;
+  pgas::sync_all();
+  auto f = a[(me() + 1) % images()].async_get();
+  EXPECT_EQ(f.get(), 3);
+  EXPECT_FALSE(f.valid());
+  EXPECT_THROW(f.wait(), pgas::usage_error);
+  EXPECT_THROW((void)f.get(), pgas::usage_error);
+  pgas::sync_all();
+}
+
+// ---- algorithms ----
+
+TEST_F(BadInput, transform_copy_and_scans_of_ranges_of_different_sizes) {
+  pgas::array<long> a(10);
+  pgas::array<long> b(11);
+  EXPECT_THROW(pgas::copy(a, b), pgas::usage_error);
+  EXPECT_THROW(pgas::transform(a, b, [](long x) { return x; }), pgas::usage_error);
+  EXPECT_THROW(pgas::inclusive_scan(a, b), pgas::usage_error);
+  EXPECT_THROW(pgas::exclusive_scan(a, b, 0L), pgas::usage_error);
+  EXPECT_FALSE(pgas::equal(a, b));
+}
+
+TEST_F(BadInput, binary_algorithms_on_misaligned_ranges) {
+  if (images() == 1) GTEST_SKIP() << "at one image every distribution is aligned";
+  pgas::array<long, pgas::block> a(10);
+  pgas::array<long, pgas::cyclic> b(10);
+  pgas::array<long, pgas::block> out(10);
+  EXPECT_THROW(pgas::transform(a, b, out, std::plus<>{}), pgas::usage_error);
+  EXPECT_THROW((void)pgas::dot(a, b), pgas::usage_error);
+  EXPECT_THROW((void)pgas::views::zip(a, b), pgas::usage_error);
+}
+
+TEST_F(BadInput, copy_to_or_from_a_root_that_does_not_exist_or_a_wrong_root_buffer) {
+  pgas::array<long> a(10);
+  std::vector<long> sink;
+  EXPECT_THROW(pgas::copy(a, sink, images()), pgas::usage_error);
+  std::vector<long> wrong(me() == 0 ? 3 : 10);
+  EXPECT_THROW(pgas::copy(std::span<const long>(wrong), a, 0), pgas::usage_error);
+  EXPECT_THROW(pgas::copy(std::span<const long>(wrong), a, images()), pgas::usage_error);
+}
+
+TEST_F(BadInput, histogram_index_outside_the_bins_on_one_image_sends_nothing) {
+  pgas::array<long> bins(10);
+  std::vector<std::size_t> mine{1, 2, 3};
+  if (me() + 1 == images()) mine.push_back(10);
+  EXPECT_THROW(pgas::histogram(bins, mine), pgas::out_of_range);
+  EXPECT_EQ(pgas::reduce(bins), 0);
+}
+
+TEST_F(BadInput, accumulate_at_with_indices_and_values_of_different_lengths) {
+  pgas::array<long> x(8);
+  std::vector<std::size_t> idx{0, 1, 2};
+  std::vector<long> vals{1, 1, 1};
+  if (me() == 0) idx.pop_back();
+  EXPECT_THROW(pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const long>(vals),
+                                   pgas::reduce_op::sum),
+               pgas::usage_error);
+  EXPECT_EQ(pgas::reduce(x), 0);
+}
+
+TEST_F(BadInput, stencil_radius_wider_than_the_halo_or_matrices_of_different_shape) {
+  pgas::matrix<double> in(2 * images(), 6, 1);
+  pgas::matrix<double> out(2 * images(), 6, 1);
+  pgas::matrix<double> narrow(2 * images(), 5, 1);
+  EXPECT_THROW(pgas::stencil_for_each(in, out, 2, [](const auto&, double&) {}), pgas::usage_error);
+  EXPECT_THROW(pgas::stencil_for_each(in, narrow, 1, [](const auto&, double&) {}), pgas::usage_error);
+}
+
+// ---- zero-sized containers used everywhere: no exception, no hang, empty results ----
+
+TEST_F(BadInput, zero_sized_arrays_work_with_every_algorithm) {
+  pgas::array<long> e(0);
+  pgas::array<long, pgas::cyclic> f(0);
+  EXPECT_EQ(e.size(), 0u);
+  EXPECT_TRUE(e.local().empty());
+  EXPECT_EQ(e.begin(), e.end());
+  EXPECT_THROW((void)e[0], pgas::out_of_range);
+  EXPECT_THROW((void)e.owner(0), pgas::out_of_range);
+  pgas::fill(e, 3L);
+  pgas::iota(e, 0L);
+  pgas::for_each(e, [](long& x) { x = 1; });
+  EXPECT_EQ(pgas::reduce(e), 0);
+  EXPECT_EQ(pgas::reduce(e, 5L, std::plus<>{}), 5);
+  EXPECT_EQ(pgas::dot(e, e), 0);
+  EXPECT_EQ(pgas::count(e, 0L), 0u);
+  EXPECT_EQ(pgas::find(e, 0L), 0u);
+  EXPECT_TRUE(pgas::all_of(e, [](long) { return false; }));
+  EXPECT_FALSE(pgas::any_of(e, [](long) { return true; }));
+  EXPECT_EQ(pgas::min_element(e).index, 0u);
+  EXPECT_TRUE(pgas::equal(e, f));
+  pgas::copy(e, f);
+  pgas::transform(e, f, [](long x) { return x + 1; });
+  pgas::inclusive_scan(e, f);
+  pgas::exclusive_scan(f, e, 0L);
+  pgas::sort(e);
+  pgas::sort(f);
+  std::vector<long> gathered{1, 2};
+  pgas::copy(e, gathered, 0);
+  if (me() == 0) {
+    EXPECT_TRUE(gathered.empty());
+  }
+  pgas::copy(std::span<const long>(), e, 0);
+  pgas::histogram(e, std::vector<std::size_t>{});
+  EXPECT_THROW(pgas::histogram(e, std::vector<std::size_t>{0}), pgas::out_of_range);
+}
+
+TEST_F(BadInput, zero_sized_vector_matrix_and_map_work) {
+  pgas::vector<int> v(0);
+  EXPECT_EQ(v.size(), 0u);
+  EXPECT_THROW((void)v[0], pgas::out_of_range);
+  v.resize(0);
+  v.commit();
+  EXPECT_EQ(pgas::reduce(v), 0);
+  pgas::matrix<int> m(0, 0, 1);
+  EXPECT_EQ(m.local_rows(), 0u);
+  m.exchange_halo();
+  EXPECT_THROW((void)m(0, 0), pgas::out_of_range);
+  pgas::unordered_map<int, int> map(0);
+  map.commit();
+  EXPECT_EQ(map.size(), 0u);
+  EXPECT_FALSE(map.contains(1));
+}
+
+}  // namespace
