@@ -48,148 +48,148 @@ int main(int argc, char** argv) {
   std::vector<bench::result> results;
   const std::string ops_size = "ops=" + std::to_string(ops);
 
+  // Every pair runs interleaved (pgas, MPI, pgas, MPI, ...), so noise hits both alike.
   bench::progress("micro: element put");
   {
     // The element image 0's right neighbour owns; image 0 writes it and completes each write.
     pgas::array<long> a(p);
+    raw_window w(1);
     const auto target = static_cast<std::size_t>(right());
-    const double t = bench::median_seconds(reps, [&] {
-      if (pgas::this_image() == 0) {
-        for (std::size_t k = 0; k < ops; ++k) {
-          a[target] = static_cast<long>(k);
-          pgas::sync_memory();
-        }
-      }
-    });
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          if (pgas::this_image() != 0) return;
+          for (std::size_t k = 0; k < ops; ++k) {
+            a[target] = static_cast<long>(k);
+            pgas::sync_memory();
+          }
+        },
+        [&] {
+          if (pgas::this_image() != 0) return;
+          for (std::size_t k = 0; k < ops; ++k) {
+            const long v = static_cast<long>(k);
+            MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+            MPI_Win_flush(right(), w.win);
+          }
+        });
+    pgas::sync_all();
     const bool ok = pgas::this_image() != target || a.local()[0] == static_cast<long>(ops - 1) || p == 1;
     results.push_back(bench::report("put", "pgas", ops_size, t, static_cast<double>(ops) / t, "ops/s", pgas::co_min(ok ? 1 : 0) == 1));
-  }
-  {
-    raw_window w(1);
-    const double t = bench::median_seconds(reps, [&] {
-      if (pgas::this_image() == 0) {
-        for (std::size_t k = 0; k < ops; ++k) {
-          const long v = static_cast<long>(k);
-          MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
-          MPI_Win_flush(right(), w.win);
-        }
-      }
-    });
-    results.push_back(bench::report("put", "mpi_put_flush", ops_size, t, static_cast<double>(ops) / t, "ops/s", true));
+    results.push_back(bench::report("put", "mpi_put_flush", ops_size, t_mpi, static_cast<double>(ops) / t_mpi, "ops/s", true));
   }
 
   bench::progress("micro: element get");
   {
     pgas::array<long> a(p, pgas::block{}, 42L);
-    const auto target = static_cast<std::size_t>(right());
-    long sum = 0;
-    const double t = bench::median_seconds(reps, [&] {
-      sum = 0;
-      for (std::size_t k = 0; k < ops; ++k) sum += a[target];
-    });
-    results.push_back(bench::report("get", "pgas", ops_size, t, static_cast<double>(ops) / t, "ops/s",
-                                    pgas::co_min(sum == 42L * static_cast<long>(ops) ? 1 : 0) == 1));
-  }
-  {
     raw_window w(1);
     w.base[0] = 42;
     MPI_Win_sync(w.win);
     MPI_Barrier(MPI_COMM_WORLD);
+    const auto target = static_cast<std::size_t>(right());
     long sum = 0;
-    const double t = bench::median_seconds(reps, [&] {
-      sum = 0;
-      for (std::size_t k = 0; k < ops; ++k) {
-        long v = 0;
-        MPI_Get(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
-        MPI_Win_flush_local(right(), w.win);
-        sum += v;
-      }
-    });
-    results.push_back(bench::report("get", "mpi_get_flush_local", ops_size, t, static_cast<double>(ops) / t, "ops/s",
-                                    pgas::co_min(sum == 42L * static_cast<long>(ops) ? 1 : 0) == 1));
+    long sum_mpi = 0;
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          sum = 0;
+          for (std::size_t k = 0; k < ops; ++k) sum += a[target];
+        },
+        [&] {
+          sum_mpi = 0;
+          for (std::size_t k = 0; k < ops; ++k) {
+            long v = 0;
+            MPI_Get(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+            MPI_Win_flush_local(right(), w.win);
+            sum_mpi += v;
+          }
+        });
+    const long want = 42L * static_cast<long>(ops);
+    results.push_back(bench::report("get", "pgas", ops_size, t, static_cast<double>(ops) / t, "ops/s",
+                                    pgas::co_min(sum == want ? 1 : 0) == 1));
+    results.push_back(bench::report("get", "mpi_get_flush_local", ops_size, t_mpi, static_cast<double>(ops) / t_mpi,
+                                    "ops/s", pgas::co_min(sum_mpi == want ? 1 : 0) == 1));
   }
 
   bench::progress("micro: 1 MiB bulk put");
-  const std::size_t bulk_reps = opt.size("bulk_reps");
-  const double bulk_bytes = static_cast<double>(bulk_reps * bulk_doubles * sizeof(double));
   {
+    const std::size_t bulk_reps = opt.size("bulk_reps");
+    const double bulk_bytes = static_cast<double>(bulk_reps * bulk_doubles * sizeof(double));
     pgas::coarray<double[bulk_doubles]> h;
-    auto src = std::make_unique<std::array<double, bulk_doubles>>();
-    std::iota(src->begin(), src->end(), 0.0);
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < bulk_reps; ++k) {
-        h(static_cast<std::size_t>(right())) = *src;
-        pgas::sync_memory();
-      }
-    });
-    pgas::sync_all();
-    const bool ok = h[bulk_doubles - 1] == static_cast<double>(bulk_doubles - 1);
-    results.push_back(bench::report("bulk_put_1MiB", "pgas", "reps=" + std::to_string(bulk_reps), t, bulk_bytes / t * 1e-9, "GB/s",
-                                    pgas::co_min(ok ? 1 : 0) == 1));
-  }
-  {
     double* base = nullptr;
     MPI_Win win;
     MPI_Win_allocate(static_cast<MPI_Aint>(bulk_doubles * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    std::fill_n(base, bulk_doubles, 0.0);  // touched, as the coarray's memory is
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
-    std::vector<double> src(bulk_doubles);
-    std::iota(src.begin(), src.end(), 0.0);
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < bulk_reps; ++k) {
-        MPI_Put(src.data(), static_cast<int>(bulk_doubles), MPI_DOUBLE, right(), 0, static_cast<int>(bulk_doubles), MPI_DOUBLE, win);
-        MPI_Win_flush(right(), win);
-      }
-    });
+    auto src = std::make_unique<std::array<double, bulk_doubles>>();
+    std::iota(src->begin(), src->end(), 0.0);
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < bulk_reps; ++k) {
+            h(static_cast<std::size_t>(right())) = *src;
+            pgas::sync_memory();
+          }
+        },
+        [&] {
+          for (std::size_t k = 0; k < bulk_reps; ++k) {
+            MPI_Put(src->data(), static_cast<int>(bulk_doubles), MPI_DOUBLE, right(), 0, static_cast<int>(bulk_doubles),
+                    MPI_DOUBLE, win);
+            MPI_Win_flush(right(), win);
+          }
+        });
+    pgas::sync_all();
     MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const bool ok = h[bulk_doubles - 1] == static_cast<double>(bulk_doubles - 1);
+    const bool ok_mpi = base[bulk_doubles - 1] == static_cast<double>(bulk_doubles - 1);
     MPI_Win_free(&win);
-    results.push_back(bench::report("bulk_put_1MiB", "mpi_put_flush", "reps=" + std::to_string(bulk_reps), t, bulk_bytes / t * 1e-9, "GB/s", true));
+    const std::string size = "reps=" + std::to_string(bulk_reps);
+    results.push_back(bench::report("bulk_put_1MiB", "pgas", size, t, bulk_bytes / t * 1e-9, "GB/s", pgas::co_min(ok ? 1 : 0) == 1));
+    results.push_back(bench::report("bulk_put_1MiB", "mpi_put_flush", size, t_mpi, bulk_bytes / t_mpi * 1e-9, "GB/s",
+                                    pgas::co_min(ok_mpi ? 1 : 0) == 1));
   }
 
   bench::progress("micro: STREAM triad");
-  const std::size_t n = opt.size("stream");
-  const double triad_bytes = 3.0 * sizeof(double) * static_cast<double>(n);
   {
+    const std::size_t n = opt.size("stream");
+    const double triad_bytes = 3.0 * sizeof(double) * static_cast<double>(n);
     pgas::array<double> a(n * p), b(n * p, pgas::block{}, 1.0), c(n * p, pgas::block{}, 2.0);
     auto la = a.local();
     auto lb = b.local();
     auto lc = c.local();
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < la.size(); ++k) la[k] = lb[k] + 3.0 * lc[k];
-    });
-    results.push_back(bench::report("stream_triad", "pgas_local", "elements_per_image=" + std::to_string(n), t,
-                                    triad_bytes / t * 1e-9, "GB/s/image", pgas::co_min(la[0] == 7.0 ? 1 : 0) == 1));
-  }
-  {
-    std::vector<double> a(n), b(n, 1.0), c(n, 2.0);
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < a.size(); ++k) a[k] = b[k] + 3.0 * c[k];
-    });
-    results.push_back(bench::report("stream_triad", "std_vector", "elements_per_image=" + std::to_string(n), t,
-                                    triad_bytes / t * 1e-9, "GB/s/image", a[0] == 7.0));
+    std::vector<double> va(n), vb(n, 1.0), vc(n, 2.0);
+    const auto [t, t_std] = bench::interleaved_medians(
+        reps, [&] { for (std::size_t k = 0; k < la.size(); ++k) la[k] = lb[k] + 3.0 * lc[k]; },
+        [&] { for (std::size_t k = 0; k < va.size(); ++k) va[k] = vb[k] + 3.0 * vc[k]; });
+    const std::string size = "elements_per_image=" + std::to_string(n);
+    results.push_back(bench::report("stream_triad", "pgas_local", size, t, triad_bytes / t * 1e-9, "GB/s/image",
+                                    pgas::co_min(la[0] == 7.0 ? 1 : 0) == 1));
+    results.push_back(bench::report("stream_triad", "std_vector", size, t_std, triad_bytes / t_std * 1e-9, "GB/s/image",
+                                    pgas::co_min(va[0] == 7.0 ? 1 : 0) == 1));
   }
 
   bench::progress("micro: array construction + destruction");
-  const std::size_t arrays = opt.size("arrays");
   {
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < arrays; ++k) {
-        pgas::array<double> a(1024 * p);
-      }
-    });
-    results.push_back(bench::report("array_lifecycle", "pgas", "arrays=" + std::to_string(arrays) + ",elements_per_image=1024", t,
-                                    static_cast<double>(arrays) / t, "arrays/s", true));
-  }
-  {
-    const double t = bench::median_seconds(reps, [&] {
-      for (std::size_t k = 0; k < arrays; ++k) {
-        double* base = nullptr;
-        MPI_Win win;
-        MPI_Win_allocate(1024 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-        MPI_Win_free(&win);
-      }
-    });
-    results.push_back(bench::report("array_lifecycle", "mpi_win_allocate_free", "arrays=" + std::to_string(arrays) + ",elements_per_image=1024", t,
-                                    static_cast<double>(arrays) / t, "arrays/s", true));
+    const std::size_t arrays = opt.size("arrays");
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < arrays; ++k) {
+            pgas::array<double> a(1024 * p);
+          }
+        },
+        [&] {
+          for (std::size_t k = 0; k < arrays; ++k) {
+            double* base = nullptr;
+            MPI_Win win;
+            MPI_Win_allocate(1024 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+            MPI_Win_free(&win);
+          }
+        });
+    const std::string size = "arrays=" + std::to_string(arrays) + ",elements_per_image=1024";
+    results.push_back(bench::report("array_lifecycle", "pgas", size, t, static_cast<double>(arrays) / t, "arrays/s", true));
+    results.push_back(bench::report("array_lifecycle", "mpi_win_allocate_free", size, t_mpi, static_cast<double>(arrays) / t_mpi,
+                                    "arrays/s", true));
   }
   return bench::summarize(results, "pgas") + bench::summarize(results, "pgas_local");
 }
