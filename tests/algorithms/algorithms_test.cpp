@@ -126,6 +126,10 @@ TYPED_TEST(Algorithms, transform_and_copy_between_distributions) {
     pgas::transform(a, blocked, [](long x) { return x + 1; });
     pgas::copy(a, dealt);
     pgas::transform(same, a, blocked, [](long x, long y) { return x - 3 * y; });  // aligned inputs
+    // Scattered from the last image: runs of one for cyclic, whole blocks for block.
+    pgas::array<long, TypeParam> scattered(n, make_dist<TypeParam>());
+    pgas::copy(std::span<const long>(ref), scattered, pgas::num_images() - 1);
+    EXPECT_TRUE(pgas::equal(scattered, a));
     const auto g_same = gather(same);
     const auto g_dealt = gather(dealt);
     const auto g_blocked = gather(blocked);
