@@ -3,6 +3,8 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 
+#include "window_pool.hpp"
+
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -83,6 +85,9 @@ void environment::start(int* argc, char*** argv) {
 }
 
 environment::~environment() {
+  // Before anything else ends: freeing kept windows is collective and needs the library's
+  // communicators. Skipped while an exception passes, as then MPI_Abort follows.
+  if (std::uncaught_exceptions() == 0) runtime::window_pool::drain();
   if (current == &impl_->state) current = nullptr;
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);

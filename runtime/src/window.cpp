@@ -1,7 +1,11 @@
 #include <pgas/runtime/window.hpp>
 
+#include "window_pool.hpp"
+#include "window_state.hpp"
+
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 
 #include <sys/sysinfo.h>
@@ -13,76 +17,6 @@
 #include <utility>
 
 namespace pgas::runtime {
-
-enum class epoch { none, passive, fence, neighbourhood };
-
-struct window_state {
-  MPI_Win win = MPI_WIN_NULL;
-  MPI_Comm comm = MPI_COMM_NULL;
-  int rank = 0;
-  int ranks = 1;
-  window_flavor flavor = window_flavor::allocate;
-  void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
-  std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
-  std::vector<int> disp_units;
-  epoch mode = epoch::none;
-  struct region {
-    void* base;
-    std::size_t bytes;
-  };
-  std::vector<region> attached;
-  std::vector<unsigned char> pending;  // per target: a write not yet remotely complete
-  std::vector<int> pending_targets;    // the targets marked in `pending`
-  // Staged origin values: chunks reused after each completion; oversized values get their own.
-  static constexpr std::size_t chunk_bytes = 64 * 1024;
-  std::vector<std::unique_ptr<std::byte[]>> chunks;
-  std::vector<std::unique_ptr<std::byte[]>> oversized;
-  std::size_t chunk_index = 0;
-  std::size_t chunk_used = 0;
-  std::size_t staged_since_completion = 0;
-};
-
-namespace {
-
-std::vector<window_state*>& live_windows() {
-  static std::vector<window_state*> windows;
-  return windows;
-}
-
-bool mpi_running() noexcept {
-  int initialized = 0;
-  int finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  return initialized != 0 && finalized == 0;
-}
-
-void report(int code, const char* call, int rank) noexcept {
-  if (code != MPI_SUCCESS) {
-    std::fprintf(stderr, "pgas: %s failed on image %d while releasing a window (code %d)\n", call,
-                 rank, code);
-  }
-}
-
-void reset_staging(window_state& s) noexcept {
-  s.chunk_index = 0;
-  s.chunk_used = 0;
-  s.oversized.clear();
-  s.staged_since_completion = 0;
-}
-
-void clear_pending(window_state& s) noexcept {
-  for (int t : s.pending_targets) s.pending[static_cast<std::size_t>(t)] = 0;
-  s.pending_targets.clear();
-}
-
-void clear_pending(window_state& s, int target) noexcept {
-  if (s.pending[static_cast<std::size_t>(target)] == 0) return;
-  s.pending[static_cast<std::size_t>(target)] = 0;
-  s.pending_targets.erase(std::find(s.pending_targets.begin(), s.pending_targets.end(), target));
-}
-
-}  // namespace
 
 window::window() noexcept = default;
 window::window(std::unique_ptr<window_state> s) noexcept : s_{std::move(s)} {}
@@ -233,10 +167,18 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
                       "process's being `bytes`");
   }
   require_allocatable(every_rank_bytes);
+  const bool poolable = environment::active() && comm == world_comm() && hints.none_set();
+  if (poolable) {
+    if (auto kept = window_pool::take(comm, every_rank_bytes, disp_unit)) {
+      live_windows().push_back(kept.get());
+      return window{std::move(kept)};
+    }
+  }
   void* base = nullptr;
   check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
                          &base, &s->win),
         "MPI_Win_allocate");
+  s->poolable = poolable;
   return finish_creation(std::move(s), bytes, disp_unit, window_flavor::allocate, &every_rank_bytes);
 }
 
@@ -270,6 +212,7 @@ void window::release() noexcept {
       report(MPI_Win_complete(s.win), "MPI_Win_complete", s.rank);
       report(MPI_Win_wait(s.win), "MPI_Win_wait", s.rank);
     }
+    if (s.mode == epoch::passive && window_pool::keep(s_)) return;
     // MPI_Win_free may only follow the end of the process's epochs (reference page 002).
     if (s.mode == epoch::passive) report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);
     for (const auto& r : s.attached) report(MPI_Win_detach(s.win, r.base), "MPI_Win_detach", s.rank);

@@ -13,6 +13,7 @@
 #include <concepts>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace pgas {
@@ -85,7 +86,11 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
     for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
   });
   const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::world_comm());
-  for (const item& it : arrived) *out.element(it.index).local() = it.value;
+  for (const item& it : arrived) {
+    T* here = out.element(it.index).local();
+    if (here == nullptr) throw std::logic_error("pgas: an element was sent to an image that does not own it");
+    *here = it.value;
+  }
 }
 
 /// Applies f to every local element of in (with its global index) and writes the results to

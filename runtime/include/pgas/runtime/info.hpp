@@ -50,6 +50,10 @@ struct window_hints {
 
   /// The hints as an MPI_Info (MPI_INFO_NULL when none is set). Local.
   [[nodiscard]] info to_info() const;
+  /// True when no hint is set. Local.
+  [[nodiscard]] bool none_set() const noexcept {
+    return !no_locks && !ordering && !ops && !same_size && !same_disp_unit;
+  }
 };
 
 }  // namespace pgas::runtime

@@ -1,0 +1,77 @@
+#include "window_pool.hpp"
+
+#include "window_state.hpp"
+
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <numeric>
+
+namespace pgas::runtime::window_pool {
+
+namespace {
+
+// Bounds on what the pool holds: a few windows of moderate size. The bytes are summed over
+// every process, so every process decides alike.
+constexpr std::size_t most_windows = 8;
+constexpr std::size_t largest_window_bytes = std::size_t{16} << 20;
+
+std::deque<std::unique_ptr<window_state>>& kept() {
+  static std::deque<std::unique_ptr<window_state>> windows;
+  return windows;
+}
+
+void free_kept(window_state& s) noexcept {
+  report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);
+  report(MPI_Win_free(&s.win), "MPI_Win_free", s.rank);
+}
+
+}  // namespace
+
+std::unique_ptr<window_state> take(MPI_Comm comm, const std::vector<std::size_t>& every_rank_bytes,
+                                   int disp_unit) {
+  auto& pool = kept();
+  // The most recently kept match: the same choice on every process.
+  for (auto it = pool.rbegin(); it != pool.rend(); ++it) {
+    window_state& s = **it;
+    if (s.comm == comm && s.sizes == every_rank_bytes && s.disp_units.front() == disp_unit) {
+      std::unique_ptr<window_state> out = std::move(*it);
+      pool.erase(std::next(it).base());
+      // Peers' last writes completed before the barrier in keep(); order them before the new
+      // owner's initialising stores.
+      check(MPI_Win_sync(out->win), "MPI_Win_sync");
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+bool keep(std::unique_ptr<window_state>& s) noexcept {
+  const std::size_t total = std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0});
+  // After the environment ended nobody would drain the pool: free as usual then.
+  if (!s->poolable || !s->attached.empty() || total > largest_window_bytes || !environment::active()) {
+    return false;
+  }
+  // As MPI_Win_free would: nobody's operation on this window may land after it is reused.
+  report(MPI_Win_flush_all(s->win), "MPI_Win_flush_all", s->rank);
+  report(MPI_Barrier(s->comm), "MPI_Barrier", s->rank);
+  clear_pending(*s);
+  reset_staging(*s);
+  auto& pool = kept();
+  if (pool.size() == most_windows) {
+    free_kept(*pool.front());
+    pool.pop_front();
+  }
+  pool.push_back(std::move(s));
+  return true;
+}
+
+void drain() noexcept {
+  auto& pool = kept();
+  for (auto& s : pool) free_kept(*s);
+  pool.clear();
+}
+
+}  // namespace pgas::runtime::window_pool
