@@ -421,7 +421,7 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
   for (int r : origins) require_rank(s, r);
   const group all = get_group();
   const group exposure = group::include(all.native(), origins);
-  const group access = group::include(all.native(), targets);
+  const group accessed = group::include(all.native(), targets);
   check(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all");
   s.mode = epoch::none;
   clear_pending(s);
@@ -429,7 +429,7 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
   // Post before start: a process waiting in start for its targets' posts must already have
   // posted its own exposure, or two neighbours could wait for each other.
   check(MPI_Win_post(exposure.native(), 0, s.win), "MPI_Win_post");
-  check(MPI_Win_start(access.native(), 0, s.win), "MPI_Win_start");
+  check(MPI_Win_start(accessed.native(), 0, s.win), "MPI_Win_start");
   s.mode = epoch::neighbourhood;
 }
 
@@ -444,20 +444,52 @@ void window::end_neighbourhood_phase() {
   s.mode = epoch::passive;
 }
 
-void window::check_target(int target, MPI_Aint disp, std::size_t bytes) const {
-  const window_state& s = state();
+namespace {
+
+// Throws usage_error for a rank outside the window, out_of_range for bytes past what `target`
+// exposes at `disp`. Called for every operation: no division on the way.
+void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_t bytes) {
   require_rank(s, target);
   if (s.flavor == window_flavor::dynamic) return;  // addresses: only the target knows its regions
   const auto t = static_cast<std::size_t>(target);
   // The target address is base + disp x the *target's* disp_unit (reference page 004).
   const auto unit = static_cast<std::size_t>(s.disp_units[t]);
-  if (disp < 0 || static_cast<std::size_t>(disp) > s.sizes[t] / unit ||
-      static_cast<std::size_t>(disp) * unit + bytes > s.sizes[t]) {
+  std::size_t offset = 0;
+  if (disp < 0 || __builtin_mul_overflow(static_cast<std::size_t>(disp), unit, &offset) ||
+      bytes > s.sizes[t] || offset > s.sizes[t] - bytes) {
     throw out_of_range("displacement " + std::to_string(disp) + " (disp_unit " +
                        std::to_string(unit) + ") plus " + std::to_string(bytes) +
                        " bytes is outside the " + std::to_string(s.sizes[t]) +
                        " bytes image " + std::to_string(target) + " exposes");
   }
+}
+
+void mark_pending(window_state& s, int target) {
+  if (s.pending[static_cast<std::size_t>(target)] == 0) {
+    s.pending[static_cast<std::size_t>(target)] = 1;
+    s.pending_targets.push_back(target);
+  }
+}
+
+}  // namespace
+
+void window::check_target(int target, MPI_Aint disp, std::size_t bytes) const {
+  check_exposure(state(), target, disp, bytes);
+}
+
+window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  check_exposure(s, target, disp, bytes);
+  mark_pending(s, target);
+  return {s.win, s.mode == epoch::passive};
+}
+
+MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  if (s.mode != epoch::passive) require_passive(what);
+  check_exposure(s, target, disp, bytes);
+  if (s.pending[static_cast<std::size_t>(target)] != 0) flush(target);
+  return s.win;
 }
 
 void* window::stage(const void* data, std::size_t bytes) {
@@ -491,18 +523,7 @@ void* window::stage(const void* data, std::size_t bytes) {
   return out;
 }
 
-void window::note_write(int target) {
-  window_state& s = state();
-  if (s.pending[static_cast<std::size_t>(target)] == 0) {
-    s.pending[static_cast<std::size_t>(target)] = 1;
-    s.pending_targets.push_back(target);
-  }
-}
-
-void window::order_before_read(int target) {
-  window_state& s = state();
-  if (s.pending[static_cast<std::size_t>(target)] != 0 && s.mode == epoch::passive) flush(target);
-}
+void window::note_write(int target) { mark_pending(state(), target); }
 
 bool window::in_passive_epoch() const { return state().mode == epoch::passive; }
 

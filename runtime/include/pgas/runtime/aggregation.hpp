@@ -85,12 +85,7 @@ class accumulate_batcher {
       const int rank = static_cast<int>(target);
       if (t.dense) {
         // Most elements were hit: one contiguous accumulate of the whole part.
-        win_->check_target(rank, 0, t.sums.size() * sizeof(T));
-        check(MPI_Accumulate(t.sums.data(), to_count(t.sums.size()), l.type, rank, 0,
-                             to_count(t.sums.size()), l.type, to_mpi(op_), win_->native()),
-              "MPI_Accumulate");
-        win_->note_write(rank);
-        win_->flush_local(rank);
+        accumulate(*win_, std::span<const T>(t.sums), rank, 0, op_);
         std::fill(t.sums.begin(), t.sums.end(), identity_);
       } else {
         std::sort(t.touched.begin(), t.touched.end());

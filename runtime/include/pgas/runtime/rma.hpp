@@ -38,8 +38,8 @@ enum class reduce_op { sum, prod, min, max, band, bor, bxor, land, lor, replace,
 
 namespace detail {
 // Local completion for a target already validated, in the passive epoch already checked.
-inline void complete_locally(window& w, int target) {
-  check(MPI_Win_flush_local(target, w.native()), "MPI_Win_flush_local");
+inline void complete_locally(MPI_Win handle, int target) {
+  check(MPI_Win_flush_local(target, handle), "MPI_Win_flush_local");
 }
 }  // namespace detail
 
@@ -49,24 +49,22 @@ inline void complete_locally(window& w, int target) {
 template <transferable T>
 void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
   if (from.empty()) return;
-  w.check_target(target, disp, from.size_bytes());
+  const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
-  check(MPI_Put(from.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Put");
-  w.note_write(target);
-  if (w.in_passive_epoch()) detail::complete_locally(w, target);
+  check(MPI_Put(from.data(), count, l.type, target, disp, count, l.type, a.handle), "MPI_Put");
+  if (a.passive) detail::complete_locally(a.handle, target);
 }
 
 /// Writes one value; the value is staged, so the call returns at once. Local; completed at the
 /// target by the next flush or sync point.
 template <transferable T>
 void put_value(window& w, const T& value, int target, MPI_Aint disp) {
-  w.check_target(target, disp, sizeof(T));
+  const window::access a = w.writing_to(target, disp, sizeof(T));
   const void* staged = w.stage(&value, sizeof(T));
   const element_layout l = layout_of<T>();
-  check(MPI_Put(staged, l.per_element, l.type, target, disp, l.per_element, l.type, w.native()),
+  check(MPI_Put(staged, l.per_element, l.type, target, disp, l.per_element, l.type, a.handle),
         "MPI_Put");
-  w.note_write(target);
 }
 
 /// Reads from `target` at `disp` into `into`; returns once the data has arrived, and sees this
@@ -74,13 +72,11 @@ void put_value(window& w, const T& value, int target, MPI_Aint disp) {
 template <transferable T>
 void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
   if (into.empty()) return;
-  w.require_passive("a blocking get");
-  w.check_target(target, disp, into.size_bytes());
-  w.order_before_read(target);
+  const MPI_Win h = w.reading_from("a blocking get", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
-  check(MPI_Get(into.data(), count, l.type, target, disp, count, l.type, w.native()), "MPI_Get");
-  detail::complete_locally(w, target);
+  check(MPI_Get(into.data(), count, l.type, target, disp, count, l.type, h), "MPI_Get");
+  detail::complete_locally(h, target);
 }
 
 /// Combines `from` into the target elements with `op`, atomically per element with respect to
@@ -88,25 +84,23 @@ void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
 template <accumulable T>
 void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
   if (from.empty()) return;
-  w.check_target(target, disp, from.size_bytes());
+  const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
   check(MPI_Accumulate(from.data(), count, l.type, target, disp, count, l.type, to_mpi(op),
-                       w.native()),
+                       a.handle),
         "MPI_Accumulate");
-  w.note_write(target);
-  if (w.in_passive_epoch()) detail::complete_locally(w, target);
+  if (a.passive) detail::complete_locally(a.handle, target);
 }
 
 /// Combines one staged value into the target element. Local; returns at once.
 template <accumulable T>
 void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
-  w.check_target(target, disp, sizeof(T));
+  const window::access a = w.writing_to(target, disp, sizeof(T));
   const void* staged = w.stage(&value, sizeof(T));
   const element_layout l = layout_of<T>();
-  check(MPI_Accumulate(staged, 1, l.type, target, disp, 1, l.type, to_mpi(op), w.native()),
+  check(MPI_Accumulate(staged, 1, l.type, target, disp, 1, l.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
-  w.note_write(target);
 }
 
 /// Combines `from` into the target with `op` and returns the previous target values in
@@ -116,30 +110,25 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
                     MPI_Aint disp, reduce_op op) {
   if (from.size() != result.size()) throw usage_error("get_accumulate needs result as long as from");
   if (from.empty()) return;
-  w.require_passive("get_accumulate");
-  w.check_target(target, disp, from.size_bytes());
-  w.order_before_read(target);
+  const MPI_Win h = w.reading_from("get_accumulate", target, disp, from.size_bytes());
+  w.note_write(target);
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
   check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, disp,
-                           count, l.type, to_mpi(op), w.native()),
+                           count, l.type, to_mpi(op), h),
         "MPI_Get_accumulate");
-  w.note_write(target);
-  detail::complete_locally(w, target);
+  detail::complete_locally(h, target);
 }
 
 /// Atomically combines `value` into one target element and returns its previous value. Local.
 template <accumulable T>
 [[nodiscard]] T fetch_and_op(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
-  w.require_passive("fetch_and_op");
-  w.check_target(target, disp, sizeof(T));
-  w.order_before_read(target);
-  T result{};
-  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, disp, to_mpi(op),
-                         w.native()),
-        "MPI_Fetch_and_op");
+  const MPI_Win h = w.reading_from("fetch_and_op", target, disp, sizeof(T));
   w.note_write(target);
-  detail::complete_locally(w, target);
+  T result{};
+  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, disp, to_mpi(op), h),
+        "MPI_Fetch_and_op");
+  detail::complete_locally(h, target);
   return result;
 }
 
@@ -148,15 +137,12 @@ template <accumulable T>
 template <accumulable T>
 [[nodiscard]] T compare_and_swap(window& w, const T& desired, const T& expected, int target,
                                  MPI_Aint disp) {
-  w.require_passive("compare_and_swap");
-  w.check_target(target, disp, sizeof(T));
-  w.order_before_read(target);
-  T result{};
-  check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp,
-                             w.native()),
-        "MPI_Compare_and_swap");
+  const MPI_Win h = w.reading_from("compare_and_swap", target, disp, sizeof(T));
   w.note_write(target);
-  detail::complete_locally(w, target);
+  T result{};
+  check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp, h),
+        "MPI_Compare_and_swap");
+  detail::complete_locally(h, target);
   return result;
 }
 
@@ -165,12 +151,11 @@ template <accumulable T>
 template <transferable T>
 [[nodiscard]] request rput(window& w, std::span<const T> from, int target, MPI_Aint disp) {
   w.require_passive("rput");
-  w.check_target(target, disp, from.size_bytes());
+  const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rput(from.data(), count, l.type, target, disp, count, l.type, w.native(), &r), "MPI_Rput");
-  w.note_write(target);
+  check(MPI_Rput(from.data(), count, l.type, target, disp, count, l.type, a.handle, &r), "MPI_Rput");
   return request{r};
 }
 
@@ -178,13 +163,11 @@ template <transferable T>
 /// Local; passive epoch only.
 template <transferable T>
 [[nodiscard]] request rget(window& w, std::span<T> into, int target, MPI_Aint disp) {
-  w.require_passive("rget");
-  w.check_target(target, disp, into.size_bytes());
-  w.order_before_read(target);
+  const MPI_Win h = w.reading_from("rget", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget(into.data(), count, l.type, target, disp, count, l.type, w.native(), &r), "MPI_Rget");
+  check(MPI_Rget(into.data(), count, l.type, target, disp, count, l.type, h, &r), "MPI_Rget");
   return request{r};
 }
 
@@ -223,12 +206,11 @@ void put_strided(window& w, const T* from, const strided& origin, int target, MP
     throw usage_error("put_strided needs origin and target patterns of the same element count");
   }
   if (origin.count * origin.block == 0) return;
-  w.check_target(target, disp, target_shape.extent() * sizeof(T));
+  const window::access a = w.writing_to(target, disp, target_shape.extent() * sizeof(T));
   check(MPI_Put(from, 1, detail::strided_of<T>(origin), target, disp, 1,
-                detail::strided_of<T>(target_shape), w.native()),
+                detail::strided_of<T>(target_shape), a.handle),
         "MPI_Put");
-  w.note_write(target);
-  if (w.in_passive_epoch()) detail::complete_locally(w, target);
+  if (a.passive) detail::complete_locally(a.handle, target);
 }
 
 /// Gets the `target_shape` pattern at `disp` into the `origin` pattern at `into`. Local;
@@ -240,13 +222,11 @@ void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint
     throw usage_error("get_strided needs origin and target patterns of the same element count");
   }
   if (origin.count * origin.block == 0) return;
-  w.require_passive("a blocking get");
-  w.check_target(target, disp, target_shape.extent() * sizeof(T));
-  w.order_before_read(target);
+  const MPI_Win h = w.reading_from("a blocking get", target, disp, target_shape.extent() * sizeof(T));
   check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, disp, 1,
-                detail::strided_of<T>(target_shape), w.native()),
+                detail::strided_of<T>(target_shape), h),
         "MPI_Get");
-  detail::complete_locally(w, target);
+  detail::complete_locally(h, target);
 }
 
 }  // namespace pgas::runtime

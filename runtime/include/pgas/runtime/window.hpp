@@ -133,9 +133,18 @@ class window {
   [[nodiscard]] void* stage(const void* data, std::size_t bytes);
   /// Records that a write to `target` may not have completed remotely yet.
   void note_write(int target);
-  /// Before reading from `target`: completes earlier writes to it, so a process reads its own
-  /// writes (MPI does not order a put and a later get).
-  void order_before_read(int target);
+  /// What one operation needs: the MPI handle, and whether the passive epoch is open (then
+  /// origin buffers are completed at once; in a phase, at its next fence or its end).
+  struct access {
+    MPI_Win handle;
+    bool passive;
+  };
+  /// check_target, then note_write, in one call: the hot path of every write. Local.
+  [[nodiscard]] access writing_to(int target, MPI_Aint disp, std::size_t bytes);
+  /// require_passive(what) and check_target, then completes earlier writes to `target`, so a
+  /// process reads its own writes (MPI does not order a put and a later get): the hot path of
+  /// every read. Local.
+  [[nodiscard]] MPI_Win reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
   /// True in the default passive epoch (not inside a fence or neighbourhood phase).
   [[nodiscard]] bool in_passive_epoch() const;
   /// Throws usage_error naming `what` unless in the passive epoch.
