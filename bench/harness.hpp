@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -75,17 +76,23 @@ double median_seconds(int reps, F f) {
   return median(times);
 }
 
-/// Times two variants with their repetitions interleaved (a, b, a, b, ...), so a noisy moment
-/// on a shared machine hits both alike. Returns their median seconds.
+/// Times several variants with their repetitions interleaved (a, b, c, a, b, c, ...), so a
+/// noisy moment on a shared machine hits all alike. Returns their median seconds, in order.
+inline std::vector<double> interleaved_medians(int reps, const std::vector<std::function<void()>>& variants) {
+  std::vector<std::vector<double>> times(variants.size());
+  for (int r = 0; r < reps; ++r) {
+    for (std::size_t v = 0; v < variants.size(); ++v) times[v].push_back(median_seconds(1, variants[v]));
+  }
+  std::vector<double> medians;
+  for (const auto& t : times) medians.push_back(median(t));
+  return medians;
+}
+
+/// The same for two variants.
 template <class A, class B>
 std::pair<double, double> interleaved_medians(int reps, A a, B b) {
-  std::vector<double> ta;
-  std::vector<double> tb;
-  for (int r = 0; r < reps; ++r) {
-    ta.push_back(median_seconds(1, a));
-    tb.push_back(median_seconds(1, b));
-  }
-  return {median(ta), median(tb)};
+  const auto m = interleaved_medians(reps, std::vector<std::function<void()>>{a, b});
+  return {m[0], m[1]};
 }
 
 /// One measured variant, as printed and kept for the summary.

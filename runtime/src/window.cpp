@@ -492,7 +492,7 @@ MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::s
   return s.win;
 }
 
-void* window::stage(const void* data, std::size_t bytes) {
+void* window::staging_slot(std::size_t bytes) {
   window_state& s = state();
   // Bound the memory held for values not yet completed: complete them all now and then.
   constexpr std::size_t limit = 4 * 1024 * 1024;
@@ -519,7 +519,6 @@ void* window::stage(const void* data, std::size_t bytes) {
       s.chunk_used = start + bytes;
     }
   }
-  std::memcpy(out, data, bytes);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -130,7 +131,14 @@ class window {
   void check_target(int target, MPI_Aint disp, std::size_t bytes) const;
   /// Copies `bytes` into memory that stays unchanged until the next completion of all this
   /// process's operations, so a put can read from it after the caller's value is gone.
-  [[nodiscard]] void* stage(const void* data, std::size_t bytes);
+  /// Inline, so the copy of a small value of known size is a single store.
+  [[nodiscard]] void* stage(const void* data, std::size_t bytes) {
+    void* slot = staging_slot(bytes);
+    std::memcpy(slot, data, bytes);
+    return slot;
+  }
+  /// Room for `bytes` staged bytes, under the same rules. Local.
+  [[nodiscard]] void* staging_slot(std::size_t bytes);
   /// Records that a write to `target` may not have completed remotely yet.
   void note_write(int target);
   /// What one operation needs: the MPI handle, and whether the passive epoch is open (then
