@@ -57,31 +57,25 @@ int main(int argc, char** argv) {
     const auto target = static_cast<std::size_t>(right());
     // The third variant shows where the difference goes: sync_memory() also orders this
     // image's local loads and stores (MPI_Win_sync), which MPI_Put + flush alone does not.
-    const auto t = bench::interleaved_medians(
-        reps, {[&] {
-                 if (pgas::this_image() != 0) return;
-                 for (std::size_t k = 0; k < ops; ++k) {
-                   a[target] = static_cast<long>(k);
-                   pgas::sync_memory();
-                 }
-               },
-               [&] {
-                 if (pgas::this_image() != 0) return;
-                 for (std::size_t k = 0; k < ops; ++k) {
-                   const long v = static_cast<long>(k);
-                   MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
-                   MPI_Win_flush(right(), w.win);
-                 }
-               },
-               [&] {
-                 if (pgas::this_image() != 0) return;
-                 for (std::size_t k = 0; k < ops; ++k) {
-                   const long v = static_cast<long>(k);
-                   MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
-                   MPI_Win_flush(right(), w.win);
-                   MPI_Win_sync(w.win);
-                 }
-               }});
+    const auto raw_puts = [&](bool win_sync) {
+      return [&, win_sync] {
+        if (pgas::this_image() != 0) return;
+        for (std::size_t k = 0; k < ops; ++k) {
+          const long v = static_cast<long>(k);
+          MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+          MPI_Win_flush(right(), w.win);
+          if (win_sync) MPI_Win_sync(w.win);
+        }
+      };
+    };
+    const auto t = bench::interleaved_medians(reps, {[&] {
+                                                       if (pgas::this_image() != 0) return;
+                                                       for (std::size_t k = 0; k < ops; ++k) {
+                                                         a[target] = static_cast<long>(k);
+                                                         pgas::sync_memory();
+                                                       }
+                                                     },
+                                                     raw_puts(false), raw_puts(true)});
     pgas::sync_all();
     const bool ok = pgas::this_image() != target || a.local()[0] == static_cast<long>(ops - 1) || p == 1;
     const auto rate = [&](double seconds) { return static_cast<double>(ops) / seconds; };

@@ -4,6 +4,7 @@
 
 #include <pgas/runtime/error.hpp>
 
+#include <string>
 #include <utility>
 
 namespace pgas::detail {

@@ -88,7 +88,9 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
   const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::world_comm());
   for (const item& it : arrived) {
     T* here = out.element(it.index).local();
-    if (here == nullptr) throw std::logic_error("pgas: an element was sent to an image that does not own it");
+    if (here == nullptr) {
+      throw std::logic_error("pgas: an element was sent to an image that does not own it");
+    }
     *here = it.value;
   }
 }
