@@ -63,6 +63,9 @@ class matrix {
     s->edges = edges;
     s->me = this_image();
     s->width = cols + 2 * halo;
+    // Every image's part, ghost rows included, is known here: no exchange of sizes, and the
+    // window can come from the runtime's pool of released windows.
+    std::vector<std::size_t> every_bytes(num_images(), 0);
     for (std::size_t img = 0; img < num_images(); ++img) {
       const std::size_t mine = s->rows.local_size(img);
       if (mine > 0 && mine < halo) {
@@ -71,11 +74,11 @@ class matrix {
                           std::to_string(halo) + "; use fewer images or a smaller halo");
       }
       if (mine > 0) s->owners = img + 1;  // images owning rows are 0 .. owners-1
+      if (mine > 0) every_bytes[img] = (mine + 2 * halo) * s->width * sizeof(T);
     }
-    const std::size_t local_rows = s->rows.local_size(s->me);
-    const std::size_t elements = local_rows == 0 ? 0 : (local_rows + 2 * halo) * s->width;
-    s->win = runtime::window::allocate(runtime::world_comm(), elements * sizeof(T), sizeof(T));
-    s->data = std::span<T>(static_cast<T*>(s->win.base()), elements);
+    const std::size_t bytes = every_bytes[s->me];
+    s->win = runtime::window::allocate(runtime::world_comm(), bytes, sizeof(T), every_bytes);
+    s->data = std::span<T>(static_cast<T*>(s->win.base()), bytes / sizeof(T));
     std::uninitialized_fill(s->data.begin(), s->data.end(), initial);
     s_ = std::move(s);
     runtime::sync_all(runtime::world_comm());
