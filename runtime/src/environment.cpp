@@ -85,19 +85,19 @@ void environment::start(int* argc, char*** argv) {
 }
 
 environment::~environment() {
+  // An exception leaving the environment's scope on this image only: the others may be waiting
+  // in a collective, so nothing collective may run here.
+  const bool unwinding = std::uncaught_exceptions() > 0;
   // Before anything else ends: freeing kept windows is collective and needs the library's
-  // communicators. Skipped while an exception passes, as then MPI_Abort follows.
-  if (std::uncaught_exceptions() == 0) runtime::window_pool::drain();
+  // communicators.
+  if (!unwinding) runtime::window_pool::drain();
   if (current == &impl_->state) current = nullptr;
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);
   MPI_Comm_free(&impl_->state.world);
   if (!impl_->started_mpi) return;  // whoever started MPI finalises it
-  if (std::uncaught_exceptions() > 0) {
-    // An exception is leaving the environment's scope on this image only: the others may be
-    // waiting in a collective, where MPI_Finalize would hang. End the whole job instead.
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
-  }
+  // MPI_Finalize would hang while others wait in a collective: end the whole job instead.
+  if (unwinding) MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
   MPI_Finalize();
 }
 

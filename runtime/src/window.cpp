@@ -473,10 +473,6 @@ void mark_pending(window_state& s, int target) {
 
 }  // namespace
 
-void window::check_target(int target, MPI_Aint disp, std::size_t bytes) const {
-  check_exposure(state(), target, disp, bytes);
-}
-
 window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
   check_exposure(s, target, disp, bytes);

@@ -49,9 +49,9 @@ std::unique_ptr<window_state> take(MPI_Comm comm, const std::vector<std::size_t>
 }
 
 bool keep(std::unique_ptr<window_state>& s) noexcept {
-  const std::size_t total = std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0});
   // After the environment ended nobody would drain the pool: free as usual then.
-  if (!s->poolable || !s->attached.empty() || total > largest_window_bytes || !environment::active()) {
+  if (!s->poolable || !environment::active()) return false;
+  if (std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0}) > largest_window_bytes) {
     return false;
   }
   // As MPI_Win_free would: nobody's operation on this window may land after it is reused.

@@ -106,9 +106,9 @@ class accumulate_batcher {
         const int err = MPI_Type_commit(&scattered);
         int acc = MPI_SUCCESS;
         if (err == MPI_SUCCESS) {
+          const window::access a = win_->writing_to(rank, 0, t.sums.size() * sizeof(T));
           acc = MPI_Accumulate(packed.data(), to_count(packed.size()), l.type, rank, 0, 1,
-                               scattered, to_mpi(op_), win_->native());
-          if (acc == MPI_SUCCESS) win_->note_write(rank);
+                               scattered, to_mpi(op_), a.handle);
           // Origin buffer and datatype must live until local completion.
           if (acc == MPI_SUCCESS) win_->flush_local(rank);
         }

@@ -126,9 +126,6 @@ class window {
   void end_neighbourhood_phase();
 
   // What rma.hpp builds operations from. Local.
-  /// Throws usage_error for a rank outside comm(), out_of_range for bytes beyond what `target`
-  /// exposes at displacement `disp`.
-  void check_target(int target, MPI_Aint disp, std::size_t bytes) const;
   /// Copies `bytes` into memory that stays unchanged until the next completion of all this
   /// process's operations, so a put can read from it after the caller's value is gone.
   /// Inline, so the copy of a small value of known size is a single store.
@@ -147,11 +144,11 @@ class window {
     MPI_Win handle;
     bool passive;
   };
-  /// check_target, then note_write, in one call: the hot path of every write. Local.
+  /// For one write of `bytes` at `disp` on `target`: throws usage_error for a rank outside
+  /// comm(), out_of_range for bytes beyond what `target` exposes there, then notes the write.
   [[nodiscard]] access writing_to(int target, MPI_Aint disp, std::size_t bytes);
-  /// require_passive(what) and check_target, then completes earlier writes to `target`, so a
-  /// process reads its own writes (MPI does not order a put and a later get): the hot path of
-  /// every read. Local.
+  /// For one read: require_passive(what) and the same checks, then completes earlier writes to
+  /// `target`, so a process reads its own writes (MPI does not order a put and a later get).
   [[nodiscard]] MPI_Win reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
   /// True in the default passive epoch (not inside a fence or neighbourhood phase).
   [[nodiscard]] bool in_passive_epoch() const;
