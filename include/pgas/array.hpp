@@ -34,6 +34,7 @@ class array : public detail::storage<T, Dist> {
     for (std::size_t img = 0; img < every.size(); ++img) every[img] = s->dist.local_size(img) * sizeof(T);
     s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T), every);
     s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
+    s->mapped = detail::mapped_parts<T>(s->win);
     std::uninitialized_fill(s->local.begin(), s->local.end(), initial);
     this->adopt(std::move(s));
   }

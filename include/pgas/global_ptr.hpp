@@ -1,6 +1,6 @@
 #pragma once
 // A pointer to one element of a distributed container: (window, image, displacement), plus a
-// direct pointer when this image owns the element.
+// direct pointer when the element is in this process's memory (its own, or a peer's mapped here).
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/window.hpp>
@@ -27,7 +27,8 @@ class global_ptr {
   global_ptr() noexcept = default;
   /// `disp` is in the window's displacement units; `step` is how many units one element spans
   /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
-  /// displacements are addresses). `local` is the element's address when `image` is this one.
+  /// displacements are addresses). `local` is the element's address in this process, or null
+  /// when only RMA reaches it.
   global_ptr(runtime::window* win, int image, MPI_Aint disp, MPI_Aint step, T* local) noexcept
       : win_{win}, image_{image}, disp_{disp}, step_{step}, local_{local} {}
   /// A pointer to non-const converts to a pointer to const.
@@ -42,9 +43,11 @@ class global_ptr {
   [[nodiscard]] int image() const noexcept { return image_; }
   [[nodiscard]] MPI_Aint displacement() const noexcept { return disp_; }
   [[nodiscard]] MPI_Aint step() const noexcept { return step_; }
-  /// True when this image owns the element. Local.
+  /// True when this image can load and store the element directly: it owns it, or its owner's
+  /// memory is mapped here (arrays and matrices when all images run on one node; as UPC++'s
+  /// is_local() means the local team). Ownership is image(). Local.
   [[nodiscard]] bool is_local() const noexcept { return local_ != nullptr; }
-  /// The element's address on this image, or null when another image owns it. Local.
+  /// The element's address in this process, or null when only RMA reaches it. Local.
   [[nodiscard]] T* local() const noexcept { return local_; }
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
 

@@ -15,8 +15,9 @@
 
 namespace pgas {
 
-/// A proxy for one element, wherever it lives. Plain reads and writes of an element this image
-/// owns are loads and stores with no MPI call; remote ones are MPI_Get / MPI_Put. Compound
+/// A proxy for one element, wherever it lives. Plain reads and writes of an element in this
+/// process's memory (its own, or a same-node peer's mapped here: global_ptr::is_local()) are
+/// loads and stores with no MPI call; others are MPI_Get / MPI_Put. Compound
 /// assignments and the atomic members always go through MPI accumulates, also for the owner,
 /// because only MPI's own accumulates are atomic with respect to other images' accumulates.
 /// A write is complete and visible to every image after the next sync point.
@@ -51,7 +52,7 @@ class global_ref {
     requires(!std::is_const_v<T>)
   {
     if (target_.is_local()) {
-      *target_.local() = v;  // the owner stores in place: no MPI call
+      *target_.local() = v;  // in this process's memory: a store, no MPI call
     } else {
       runtime::put_value(*target_.window(), v, target_.image(), target_.displacement());
     }

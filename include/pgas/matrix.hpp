@@ -3,6 +3,7 @@
 // each image's part, filled from the neighbours by exchange_halo().
 
 #include <pgas/detail/addressable.hpp>
+#include <pgas/detail/mapped_parts.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/runtime/collective.hpp>
@@ -79,6 +80,7 @@ class matrix {
     const std::size_t bytes = every_bytes[s->me];
     s->win = runtime::window::allocate(runtime::world_comm(), bytes, sizeof(T), every_bytes);
     s->data = std::span<T>(static_cast<T*>(s->win.base()), bytes / sizeof(T));
+    s->mapped = detail::mapped_parts<T>(s->win);
     std::uninitialized_fill(s->data.begin(), s->data.end(), initial);
     s_ = std::move(s);
     runtime::sync_all(runtime::world_comm());
@@ -176,6 +178,7 @@ class matrix {
     std::size_t owners = 0;
     mutable runtime::window win;
     std::span<T> data;
+    std::vector<T*> mapped;  // every image's part as mapped here (one node), or empty
   };
   [[nodiscard]] state& st() const {
     if (!s_) throw usage_error("use of a moved-from pgas::matrix");
@@ -197,7 +200,7 @@ class matrix {
     if (j >= s.cols) runtime::throw_out_of_range("column", j, s.cols);
     const std::size_t img = s.rows.owner(i);
     const std::size_t off = (s.rows.local_offset(i) + s.halo) * s.width + j + s.halo;
-    T* local_ptr = img == s.me ? s.data.data() + off : nullptr;
+    T* local_ptr = detail::address_here(img, s.me, s.data.data(), s.mapped, off);
     return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local_ptr);
   }
   std::unique_ptr<state> s_;

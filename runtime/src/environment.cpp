@@ -17,6 +17,7 @@ struct world_state {
   MPI_Comm notify = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
+  bool shares_memory = false;  // every image can map every other's window memory
 };
 
 world_state* current = nullptr;  // the one live environment's state, or null
@@ -37,6 +38,31 @@ void prepare_one_sided_component() {
   // or more processes. Without the cache every window flavor is correct; see docs/platform.md.
   setenv("UCX_RCACHE_ENABLE", "n", 0);
 #endif
+}
+
+// PGAS_SHARED_MEMORY=0 (or off, no, false) keeps every access to a peer on MPI one-sided calls,
+// for comparison and for testing those paths on one node.
+bool shared_memory_wanted() {
+  const char* v = std::getenv("PGAS_SHARED_MEMORY");
+  if (v == nullptr) return true;
+  const std::string s = v;
+  return !(s == "0" || s == "off" || s == "no" || s == "false");
+}
+
+// True on every image alike when all images run on one shared-memory node and none turned it
+// off: a window's flavor must be the same on every process.
+bool agree_on_shared_memory(MPI_Comm world, int size) {
+  MPI_Comm node = MPI_COMM_NULL;
+  runtime::check(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                 "MPI_Comm_split_type");
+  int node_size = 0;
+  const int err = MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  runtime::check(err, "MPI_Comm_size");
+  int mine = node_size == size && shared_memory_wanted() ? 1 : 0;
+  int all = 0;
+  runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
+  return all == 1;
 }
 
 MPI_Comm duplicate_with_errors_returned(MPI_Comm from) {
@@ -81,6 +107,7 @@ void environment::start(int* argc, char*** argv) {
   s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
+  s.shares_memory = agree_on_shared_memory(s.world, s.size);
   current = &s;
 }
 
@@ -116,6 +143,11 @@ void require_environment(const char* what) {
 MPI_Comm world_comm() {
   require_environment("the world team");
   return current->world;
+}
+
+bool world_shares_memory() {
+  require_environment("the world team");
+  return current->shares_memory;
 }
 
 MPI_Comm notify_comm() {

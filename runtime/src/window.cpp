@@ -167,7 +167,10 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
                       "process's being `bytes`");
   }
   require_allocatable(every_rank_bytes);
-  const bool poolable = environment::active() && comm == world_comm() && hints.none_set();
+  const bool in_world = environment::active() && comm == world_comm();
+  const bool poolable = in_world && hints.none_set();
+  // On one node, world windows map each other's memory: peers' elements become loads and stores.
+  const bool shared = in_world && world_shares_memory();
   if (poolable) {
     if (auto kept = window_pool::take(comm, every_rank_bytes, disp_unit)) {
       live_windows().push_back(kept.get());
@@ -175,11 +178,21 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
     }
   }
   void* base = nullptr;
-  check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
-                         &base, &s->win),
-        "MPI_Win_allocate");
+  if (shared) {
+    info i = hints.to_info();
+    // Each process's part on its own pages, first touched by its owner, not one block.
+    i.set("alloc_shared_noncontig", "true");
+    check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base,
+                                  &s->win),
+          "MPI_Win_allocate_shared");
+  } else {
+    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
+                           &base, &s->win),
+          "MPI_Win_allocate");
+  }
   s->poolable = poolable;
-  return finish_creation(std::move(s), bytes, disp_unit, window_flavor::allocate, &every_rank_bytes);
+  return finish_creation(std::move(s), bytes, disp_unit,
+                         shared ? window_flavor::shared : window_flavor::allocate, &every_rank_bytes);
 }
 
 window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
@@ -311,6 +324,19 @@ window::shared_segment window::shared_query(int target) const {
   void* base = nullptr;
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
   return {base, static_cast<std::size_t>(bytes), unit};
+}
+
+std::vector<void*> window::mapped_bases() const {
+  const window_state& s = state();
+  if (s.flavor != window_flavor::shared) return {};
+  std::vector<void*> out(static_cast<std::size_t>(s.ranks), nullptr);
+  for (int r = 0; r < s.ranks; ++r) {
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    check(MPI_Win_shared_query(s.win, r, &bytes, &unit, &out[static_cast<std::size_t>(r)]),
+          "MPI_Win_shared_query");
+  }
+  return out;
 }
 
 void window::attach(void* base, std::size_t bytes) {

@@ -54,8 +54,10 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   if (std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0}) > largest_window_bytes) {
     return false;
   }
-  // As MPI_Win_free would: nobody's operation on this window may land after it is reused.
+  // As MPI_Win_free would: nobody's operation on this window may land after it is reused;
+  // stores into mapped peer memory included (MPI_Win_sync orders them before the barrier).
   report(MPI_Win_flush_all(s->win), "MPI_Win_flush_all", s->rank);
+  report(MPI_Win_sync(s->win), "MPI_Win_sync", s->rank);
   report(MPI_Barrier(s->comm), "MPI_Barrier", s->rank);
   clear_pending(*s);
   reset_staging(*s);

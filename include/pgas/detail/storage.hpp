@@ -3,6 +3,7 @@
 // image's part, and the index arithmetic between them. Containers add how they are built.
 
 #include <pgas/detail/addressable.hpp>
+#include <pgas/detail/mapped_parts.hpp>
 #include <pgas/distributed_range.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_iterator.hpp>
@@ -115,7 +116,7 @@ class storage {
     const state_type& s = state();
     const std::size_t img = s.dist.owner(i);
     const std::size_t off = s.dist.local_offset(i);
-    T* local = img == s.me ? s.local.data() + off : nullptr;
+    T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
     const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
     return global_ptr<T>(&s.win, static_cast<int>(img),
                          base + static_cast<MPI_Aint>(off) * s.step, s.step, local);
@@ -136,6 +137,8 @@ class storage {
     // addresses and sizeof(T) for a dynamic window.
     std::vector<MPI_Aint> bases;
     MPI_Aint step = 1;
+    // Every image's part as mapped here (one node), or empty: see mapped_parts.hpp.
+    std::vector<T*> mapped;
   };
   storage() = default;
   explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}

@@ -45,6 +45,10 @@ namespace runtime {
 /// pgas's duplicate of MPI_COMM_WORLD, with MPI_ERRORS_RETURN. Throws usage_error if no
 /// environment exists (never started, or already ended). Local.
 [[nodiscard]] MPI_Comm world_comm();
+/// True when every image runs on one shared-memory node, so windows over world_comm() can map
+/// each other's memory (set PGAS_SHARED_MEMORY=0 to keep every access on MPI one-sided calls).
+/// The same on every image. Local.
+[[nodiscard]] bool world_shares_memory();
 /// A second duplicate for the library's own point-to-point notifications, so they can never
 /// match a user's messages or a collective. Local.
 [[nodiscard]] MPI_Comm notify_comm();

@@ -39,6 +39,8 @@ class window {
                                        const window_hints& hints = {});
   /// Collective over comm. As above, when every process can compute every process's size
   /// (`every_rank_bytes`, indexed by rank, all with this disp_unit): skips their exchange.
+  /// Over the library's world communicator on one node (world_shares_memory()) the window is
+  /// allocated with MPI_Win_allocate_shared, so mapped_bases() reaches every peer.
   [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                        const std::vector<std::size_t>& every_rank_bytes,
                                        const window_hints& hints = {});
@@ -87,6 +89,9 @@ class window {
     int disp_unit;
   };
   [[nodiscard]] shared_segment shared_query(int target) const;
+  /// Every process's memory as mapped into this one, indexed by rank, for an allocate_shared
+  /// window; empty for any other flavor (peers are then reached through RMA only). Local.
+  [[nodiscard]] std::vector<void*> mapped_bases() const;
 
   /// Most regions one dynamic window may have attached per process at once. Open MPI 4.1 fails
   /// the 65th MPI_Win_attach and can then hang in detach, so pgas refuses the 65th itself.
