@@ -69,7 +69,7 @@ class coimage_ref {
     std::array<T, N> out{};
     const auto first = data_->element(img_ * N);
     if (first.is_local()) {
-      std::copy_n(first.local(), N, out.begin());
+      std::copy_n(first.local_for_reading("a coarray image read"), N, out.begin());
     } else {
       runtime::get(*first.window(), std::span<T>(out), first.image(), first.displacement());
     }

@@ -28,15 +28,17 @@ class global_ptr {
   /// `disp` is in the window's displacement units; `step` is how many units one element spans
   /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
   /// displacements are addresses). `local` is the element's address in this process, or null
-  /// when only RMA reaches it.
-  global_ptr(runtime::window* win, int image, MPI_Aint disp, MPI_Aint step, T* local) noexcept
-      : win_{win}, image_{image}, disp_{disp}, step_{step}, local_{local} {}
+  /// when only RMA reaches it; `owned_here` says whether this image is its owner.
+  global_ptr(runtime::window* win, int image, MPI_Aint disp, MPI_Aint step, T* local,
+             bool owned_here) noexcept
+      : win_{win}, image_{image}, in_peer_memory_{local != nullptr && !owned_here}, disp_{disp},
+        step_{step}, local_{local} {}
   /// A pointer to non-const converts to a pointer to const.
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
   global_ptr(const global_ptr<U>& p) noexcept  // NOLINT(google-explicit-constructor)
-      : win_{p.window()}, image_{p.image()}, disp_{p.displacement()}, step_{p.step()},
-        local_{p.local()} {}
+      : win_{p.window()}, image_{p.image()}, in_peer_memory_{p.in_peer_memory()},
+        disp_{p.displacement()}, step_{p.step()}, local_{p.local()} {}
 
   [[nodiscard]] runtime::window* window() const noexcept { return win_; }
   /// The owning image, 0-based. Local.
@@ -49,6 +51,16 @@ class global_ptr {
   [[nodiscard]] bool is_local() const noexcept { return local_ != nullptr; }
   /// The element's address in this process, or null when only RMA reaches it. Local.
   [[nodiscard]] T* local() const noexcept { return local_; }
+  /// True when the element is another image's, mapped into this process. Local.
+  [[nodiscard]] bool in_peer_memory() const noexcept { return in_peer_memory_; }
+  /// The element's address for reading, when is_local(). A peer's element is read under the
+  /// rules of a get, so a program behaves alike on one node and on many: this image's earlier
+  /// RMA writes to that peer are completed first, and inside a fence or neighbourhood phase
+  /// the read is refused (usage_error naming `what`). Local.
+  [[nodiscard]] const T* local_for_reading(const char* what) const {
+    if (in_peer_memory_) win_->loading_from(what, image_);
+    return local_;
+  }
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
 
   [[nodiscard]] global_ref<T> operator*() const noexcept { return global_ref<T>{*this}; }
@@ -68,6 +80,7 @@ class global_ptr {
  private:
   runtime::window* win_ = nullptr;
   int image_ = 0;
+  bool in_peer_memory_ = false;
   MPI_Aint disp_ = 0;
   MPI_Aint step_ = 1;
   T* local_ = nullptr;

@@ -38,7 +38,7 @@ class global_ref {
   /// Reads the element. Local; blocks until the value has arrived; sees this image's own earlier
   /// writes to it, and other images' writes completed by a sync point.
   operator value_type() const {  // NOLINT(google-explicit-constructor): a reference reads
-    if (target_.is_local()) return *target_.local();
+    if (target_.is_local()) return *target_.local_for_reading("a blocking read of an element");
     value_type v;
     runtime::get(*target_.window(), std::span{&v, 1}, target_.image(), target_.displacement());
     return v;
@@ -141,7 +141,9 @@ class global_ref {
 
   /// Starts reading the element; the future holds the value once it has arrived. Local.
   [[nodiscard]] future<value_type> async_get() const {
-    if (target_.is_local()) return future<value_type>::make_ready(*target_.local());
+    if (target_.is_local()) {
+      return future<value_type>::make_ready(*target_.local_for_reading("async_get"));
+    }
     auto source = std::make_unique<detail::request_source<value_type>>();
     source->request = runtime::rget(*target_.window(), std::span{&source->value, 1},
                                     target_.image(), target_.displacement());

@@ -201,7 +201,8 @@ class matrix {
     const std::size_t img = s.rows.owner(i);
     const std::size_t off = (s.rows.local_offset(i) + s.halo) * s.width + j + s.halo;
     T* local_ptr = detail::address_here(img, s.me, s.data.data(), s.mapped, off);
-    return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local_ptr);
+    return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local_ptr,
+                          img == s.me);
   }
   std::unique_ptr<state> s_;
 };

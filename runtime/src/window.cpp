@@ -506,11 +506,17 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes) 
   return {s.win, s.mode == epoch::passive};
 }
 
-MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+void window::loading_from(const char* what, int target) {
   window_state& s = state();
   if (s.mode != epoch::passive) require_passive(what);
-  check_exposure(s, target, disp, bytes);
+  require_rank(s, target);
   if (s.pending[static_cast<std::size_t>(target)] != 0) flush(target);
+}
+
+MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+  loading_from(what, target);
+  const window_state& s = state();
+  check_exposure(s, target, disp, bytes);
   return s.win;
 }
 

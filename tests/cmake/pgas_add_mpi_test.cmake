@@ -1,15 +1,30 @@
+# pgas_run_at(<test name> <binary target> <images> [<extra environment>...]): registers one
+# launch of a test binary, with a timeout so a hang is a failure.
+function(pgas_run_at test target np)
+  add_test(NAME ${test}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PGAS_OVERSUBSCRIBE}
+                   ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS})
+  # PROCESSORS makes `ctest -j` count images, not tests.
+  set_tests_properties(${test} PROPERTIES TIMEOUT ${PGAS_TEST_TIMEOUT} PROCESSORS ${np}
+                       ENVIRONMENT "${PGAS_TEST_ENVIRONMENT};${ARGN}")
+endfunction()
+
 # pgas_add_mpi_test(<name> <sources>...): one test binary, registered in CTest at 1, 2, 3 and 4
-# images as <name>.np<p>, each with a timeout so a hang is a failure.
+# images as <name>.np<p>.
 function(pgas_add_mpi_test name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE pgas::algorithms pgas_test_main pgas_warnings)
   foreach(np 1 2 3 4)
-    add_test(NAME ${name}.np${np}
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PGAS_OVERSUBSCRIBE}
-                     ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-    # TIMEOUT turns a hang into a failure; PROCESSORS makes `ctest -j` count images, not tests.
-    set_tests_properties(${name}.np${np} PROPERTIES TIMEOUT ${PGAS_TEST_TIMEOUT} PROCESSORS ${np}
-                         ENVIRONMENT "${PGAS_TEST_ENVIRONMENT}")
+    pgas_run_at(${name}.np${np} ${name} ${np})
+  endforeach()
+endfunction()
+
+# pgas_add_rma_only_test(<name>): runs an existing test binary at 2 and 3 images with
+# PGAS_SHARED_MEMORY=0 as <name>.rma_only.np<p>: images on one node otherwise map each other's
+# memory, and peers' elements would never take the MPI one-sided paths.
+function(pgas_add_rma_only_test name)
+  foreach(np 2 3)
+    pgas_run_at(${name}.rma_only.np${np} ${name} ${np} PGAS_SHARED_MEMORY=0)
   endforeach()
 endfunction()
 

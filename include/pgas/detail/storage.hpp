@@ -119,7 +119,7 @@ class storage {
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
     const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
     return global_ptr<T>(&s.win, static_cast<int>(img),
-                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local);
+                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
   }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }

@@ -155,6 +155,9 @@ class window {
   /// For one read: require_passive(what) and the same checks, then completes earlier writes to
   /// `target`, so a process reads its own writes (MPI does not order a put and a later get).
   [[nodiscard]] MPI_Win reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
+  /// Before a load of `target`'s memory mapped here (an allocate_shared window): what a get
+  /// needs, require_passive(what), then this process's earlier writes to `target` completed.
+  void loading_from(const char* what, int target);
   /// True in the default passive epoch (not inside a fence or neighbourhood phase).
   [[nodiscard]] bool in_passive_epoch() const;
   /// Throws usage_error naming `what` unless in the passive epoch.
