@@ -31,8 +31,11 @@ class stencil_point {
 
 /// Fills in's ghost cells from the neighbours, then calls f(point, out(i, j)) for every point
 /// this image owns that lies at least `radius` from the matrix edge (every point, for a
-/// periodic matrix); f reads the input around the point and updates the output element. Collective (the halo exchange); the writes to out are local. Throws
-/// usage_error on every image if the shapes differ or the halo is narrower than the radius.
+/// periodic matrix); f reads the input around the point and updates the output element.
+/// Collective (the halo exchange); the writes to out are local. Throws usage_error on every
+/// image if the shapes differ or the halo is narrower than the radius. f is called once per
+/// point: let it capture small values (radius, a weights pointer) by value, so the loop keeps
+/// them in registers rather than reloading them through references.
 template <class T, class F>
 void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
   if (in.rows() != out.rows() || in.cols() != out.cols()) {
