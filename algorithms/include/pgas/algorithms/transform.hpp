@@ -36,7 +36,8 @@ inline constexpr std::size_t shortest_run_worth_a_put = 16;
 /// memory form a run. When runs are long (block into block, shifted views) each remote run is
 /// one bulk put; when they are short (cyclic into block gives runs of one element) every image
 /// sends each owner its (index, value) pairs in one all-to-all and the owners store them.
-/// Every image takes the same branch, decided by one allreduce.
+/// Every image takes the same branch, decided by one allreduce. Runs in a peer's memory mapped
+/// here (images on one node) are stored directly, after that allreduce.
 template <class Out, class T>
 void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T> values) {
   // Calls f(first element, position in indices, length) for every run, in index order.
@@ -53,38 +54,45 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
       k += len;
     }
   };
-  // First pass: local runs are stored at once; remote ones only counted, per owner.
+  // First pass: runs this image owns are stored at once; others are counted, per owner. Runs in
+  // a peer's memory mapped here (one node) are stored only after the allreduce below, as puts
+  // are: by then every image has read its inputs, which may share memory with the output.
   std::vector<std::size_t> counts(num_images(), 0);
-  long long surplus = 0;  // remote elements minus shortest_run_worth_a_put per remote run
+  long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA run
+  const auto store_here = [&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
+    std::copy_n(values.data() + at, len, first.local());
+  };
   for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.is_local()) {
-      std::copy_n(values.data() + at, len, first.local());
-    } else {
+    if (first.is_local() && !first.in_peer_memory()) {
+      store_here(first, at, len);
+    } else if (!first.is_local()) {
       counts[static_cast<std::size_t>(first.image())] += len;
       surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
     }
   });
-  if (runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::world_comm()) >= 0) {
-    for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-      if (!first.is_local()) {
-        runtime::put(*first.window(), values.subspan(at, len), first.image(), first.displacement());
-      }
-    });
-    return;
-  }
+  const bool by_puts = runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::world_comm()) >= 0;
   struct item {
     std::size_t index;
     T value;
   };
-  // Runs come in index order, not owner order: each owner's items go to its own stretch.
+  // For the all-to-all: runs come in index order, not owner order, so each owner's items go to
+  // its own stretch of `sends`.
   std::vector<std::size_t> next(num_images(), 0);
   for (std::size_t t = 1; t < next.size(); ++t) next[t] = next[t - 1] + counts[t - 1];
-  std::vector<item> sends(next.back() + counts.back());
+  std::vector<item> sends(by_puts ? 0 : next.back() + counts.back());
   for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.is_local()) return;
-    std::size_t& to = next[static_cast<std::size_t>(first.image())];
-    for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
+    if (first.in_peer_memory()) {
+      store_here(first, at, len);
+    } else if (first.is_local()) {
+      return;  // stored in the first pass
+    } else if (by_puts) {
+      runtime::put(*first.window(), values.subspan(at, len), first.image(), first.displacement());
+    } else {
+      std::size_t& to = next[static_cast<std::size_t>(first.image())];
+      for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
+    }
   });
+  if (by_puts) return;
   const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::world_comm());
   for (const item& it : arrived) {
     T* here = out.element(it.index).local();
