@@ -352,6 +352,15 @@ TEST(Stencil, five_point_average_over_interior_points) {
   }
   EXPECT_EQ(out(0, 5).get(), 0.0);  // the boundary is not touched
   pgas::sync_all();
+  // Every point knows its global row and column.
+  pgas::stencil_for_each(in, out, 1, [](const pgas::stencil_point<double>& p, double& o) {
+    o = static_cast<double>(p.row() * 1000 + p.col());
+  });
+  pgas::sync_all();
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    for (std::size_t j = 1; j + 1 < n; ++j) EXPECT_EQ(out(i, j).get(), static_cast<double>(i * 1000 + j));
+  }
+  pgas::sync_all();
 }
 
 }  // namespace

@@ -13,20 +13,22 @@ namespace pgas {
 template <class T>
 class stencil_point {
  public:
-  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, std::size_t col) noexcept
-      : centre_{centre}, stride_{stride}, row_{row}, col_{col} {}
+  /// `row_start` is column 0 of the point's row: the column is worked out from it only when
+  /// asked, so a sweep's loop carries one pointer per point, not a column counter too.
+  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, const T* row_start) noexcept
+      : centre_{centre}, row_start_{row_start}, stride_{stride}, row_{row} {}
   [[nodiscard]] const T& operator()(std::ptrdiff_t di, std::ptrdiff_t dj) const noexcept {
     return centre_[di * stride_ + dj];
   }
   /// The point's global row and column. Local.
   [[nodiscard]] std::size_t row() const noexcept { return row_; }
-  [[nodiscard]] std::size_t col() const noexcept { return col_; }
+  [[nodiscard]] std::size_t col() const noexcept { return static_cast<std::size_t>(centre_ - row_start_); }
 
  private:
   const T* centre_;
+  const T* row_start_;
   std::ptrdiff_t stride_;
   std::size_t row_;
-  std::size_t col_;
 };
 
 /// Fills in's ghost cells from the neighbours, then calls f(point, out(i, j)) for every point
@@ -57,8 +59,10 @@ void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
     if (g < lo || g >= row_hi) continue;
     const T* in_row = in.local_row(static_cast<std::ptrdiff_t>(i));
     T* out_row = out.local_row(static_cast<std::ptrdiff_t>(i));
-    for (std::size_t j = lo; j < col_hi; ++j) {
-      f(stencil_point<T>(in_row + j, stride, g, j), out_row[j]);
+    // Pointers, not an index: the loop keeps few values live, so the kernel's stay in registers.
+    const T* centre = in_row + lo;
+    for (T* o = out_row + lo; o < out_row + col_hi; ++o, ++centre) {
+      f(stencil_point<T>(centre, stride, g, in_row), *o);
     }
   }
 }
