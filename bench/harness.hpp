@@ -76,17 +76,21 @@ double median_seconds(int reps, F f) {
   return median(times);
 }
 
-/// Times several variants with their repetitions interleaved (a, b, c, b, c, a, ...), so a
-/// noisy moment on a shared machine hits all alike and no variant always runs first. Returns
-/// their median seconds, in the order given.
+/// Calls run(r, v) for every repetition r < reps and variant v < count, the variants of one
+/// repetition in turn (a, b, c, b, c, a, ...): a noisy moment on a shared machine hits all
+/// alike, and no variant always runs first.
+template <class Run>
+void in_rotation(long reps, std::size_t count, Run run) {
+  for (long r = 0; r < reps; ++r) {
+    for (std::size_t step = 0; step < count; ++step) run(r, (static_cast<std::size_t>(r) + step) % count);
+  }
+}
+
+/// Times several variants in_rotation; returns their median seconds, in the order given.
 inline std::vector<double> interleaved_medians(int reps, const std::vector<std::function<void()>>& variants) {
   std::vector<std::vector<double>> times(variants.size());
-  for (int r = 0; r < reps; ++r) {
-    for (std::size_t step = 0; step < variants.size(); ++step) {
-      const std::size_t v = (static_cast<std::size_t>(r) + step) % variants.size();
-      times[v].push_back(median_seconds(1, variants[v]));
-    }
-  }
+  in_rotation(reps, variants.size(),
+              [&](long, std::size_t v) { times[v].push_back(median_seconds(1, variants[v])); });
   std::vector<double> medians;
   for (const auto& t : times) medians.push_back(median(t));
   return medians;

@@ -184,22 +184,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string size = "n=" + std::to_string(p.n) + ",R=" + std::to_string(p.radius) + ",iterations=" + std::to_string(p.iterations);
-  // Repetitions interleave the variants, so a noisy moment on the shared machine hits all alike,
-  // and each repetition starts with the next variant, so none always runs first.
+  // Each variant times itself (its first sweep untimed); the repetitions go in_rotation.
   using runner = std::pair<double, bool> (*)(const problem&);
   const std::vector<std::pair<std::string, runner>> variants = {
       {"pgas", run_pgas}, {"mpi_two_sided", run_two_sided}, {"mpi_rma_fence", run_rma_fence}};
   std::vector<std::vector<double>> times(variants.size());
   std::vector<bool> ok(variants.size(), true);
-  for (long r = 0; r < opt.get("reps"); ++r) {
-    bench::progress("stencil repetition " + std::to_string(r + 1) + " of " + std::to_string(opt.get("reps")));
-    for (std::size_t step = 0; step < variants.size(); ++step) {
-      const std::size_t v = (static_cast<std::size_t>(r) + step) % variants.size();
-      const auto [t, verified] = variants[v].second(p);
-      times[v].push_back(t);
-      ok[v] = ok[v] && verified;
+  const long reps = opt.get("reps");
+  bench::in_rotation(reps, variants.size(), [&](long r, std::size_t v) {
+    if (v == static_cast<std::size_t>(r) % variants.size()) {
+      bench::progress("stencil repetition " + std::to_string(r + 1) + " of " + std::to_string(reps));
     }
-  }
+    const auto [t, verified] = variants[v].second(p);
+    times[v].push_back(t);
+    ok[v] = ok[v] && verified;
+  });
   std::vector<bench::result> results;
   for (std::size_t v = 0; v < variants.size(); ++v) {
     const double t = bench::median(times[v]);

@@ -178,16 +178,15 @@ window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
     }
   }
   void* base = nullptr;
+  info i = hints.to_info();
   if (shared) {
-    info i = hints.to_info();
     // Each process's part on its own pages, first touched by its owner, not one block.
     i.set("alloc_shared_noncontig", "true");
     check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base,
                                   &s->win),
           "MPI_Win_allocate_shared");
   } else {
-    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
-                           &base, &s->win),
+    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base, &s->win),
           "MPI_Win_allocate");
   }
   s->poolable = poolable;
@@ -329,13 +328,8 @@ window::shared_segment window::shared_query(int target) const {
 std::vector<void*> window::mapped_bases() const {
   const window_state& s = state();
   if (s.flavor != window_flavor::shared) return {};
-  std::vector<void*> out(static_cast<std::size_t>(s.ranks), nullptr);
-  for (int r = 0; r < s.ranks; ++r) {
-    MPI_Aint bytes = 0;
-    int unit = 0;
-    check(MPI_Win_shared_query(s.win, r, &bytes, &unit, &out[static_cast<std::size_t>(r)]),
-          "MPI_Win_shared_query");
-  }
+  std::vector<void*> out;
+  for (int r = 0; r < s.ranks; ++r) out.push_back(shared_query(r).base);
   return out;
 }
 
