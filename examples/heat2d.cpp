@@ -66,7 +66,7 @@ bool write_png(const pgas::matrix<double>& m, const std::string& path) {
   pgas::array<float> field(n * cols);
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
-      field[(m.first_row() + i) * cols + j] = static_cast<float>(m.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
+      field[(m.first_row() + i) * cols + j] = static_cast<float>(m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
     }
   }
   pgas::sync_all();
@@ -126,7 +126,7 @@ bool run_heat(const settings& s) {
   // The row above the grid is held at 1: the top image's ghost row stays hot for ever.
   for (auto* m : {&a, &b}) {
     if (m->local_rows() > 0 && m->first_row() == 0) {
-      for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(n); ++j) m->local(-1, j) = 1.0;
+      for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(n); ++j) m->local()(-1, j) = 1.0;
     }
   }
   pgas::sync_all();
@@ -145,7 +145,7 @@ bool run_heat(const settings& s) {
   double hi = 0;
   for (std::size_t i = 0; i < from->local_rows(); ++i) {
     for (std::size_t j = 0; j < n; ++j) {
-      const double v = from->local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
+      const double v = from->local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }

@@ -20,8 +20,9 @@ inline std::vector<double> star_weights(std::size_t radius) {
 
 /// in(i, j) = i + j on every point this image owns.
 inline void fill_input(pgas::matrix<double>& in) {
+  const auto tile = in.local();
   for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    double* row = in.local_row(static_cast<std::ptrdiff_t>(i));
+    double* row = tile.row(static_cast<std::ptrdiff_t>(i));
     for (std::size_t j = 0; j < in.cols(); ++j) row[j] = static_cast<double>(in.first_row() + i + j);
   }
 }
@@ -42,8 +43,9 @@ inline void sweep(pgas::matrix<double>& in, pgas::matrix<double>& out, std::size
     }
     o += s;
   });
+  const auto tile = in.local();
   for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    double* row = in.local_row(static_cast<std::ptrdiff_t>(i));
+    double* row = tile.row(static_cast<std::ptrdiff_t>(i));
     for (std::size_t j = 0; j < in.cols(); ++j) row[j] += 1.0;
   }
 }
@@ -52,11 +54,12 @@ inline void sweep(pgas::matrix<double>& in, pgas::matrix<double>& out, std::size
 inline double local_interior_l1(const pgas::matrix<double>& out, std::size_t radius) {
   const std::size_t n = out.rows();
   double s = 0;
+  const auto tile = out.local();
   for (std::size_t i = 0; i < out.local_rows(); ++i) {
     const std::size_t g = out.first_row() + i;
     if (g < radius || g >= n - radius) continue;
     for (std::size_t j = radius; j < out.cols() - radius; ++j) {
-      s += std::fabs(out.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
+      s += std::fabs(tile(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
     }
   }
   return s;

@@ -3,6 +3,7 @@
 // x(img) reaches image img's copy.
 
 #include <pgas/array.hpp>
+#include <pgas/detail/access.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -10,6 +11,8 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <type_traits>
+#include <utility>
 
 namespace pgas {
 
@@ -54,47 +57,41 @@ class coarray : public detail::coarray_base<T, 1> {
   }
 };
 
-/// Image img's N elements of a coarray<T[N]>, seen from any image.
+/// Image img's N elements of a coarray<T[N]>, seen from any image; read-only when T is const.
 template <class T, std::size_t N>
 class coimage_ref {
  public:
-  coimage_ref(array<T, block>& data, std::size_t img) noexcept : data_{&data}, img_{img} {}
+  /// `first` is element 0 of that image's copy; the other N - 1 follow it in its memory.
+  explicit coimage_ref(global_ptr<T> first) noexcept : first_{first} {}
   /// Element k of that image's copy. Local; throws out_of_range for k >= N.
   [[nodiscard]] global_ref<T> operator[](std::size_t k) const {
     if (k >= N) runtime::throw_out_of_range("coarray element", k, N);
-    return (*data_)[img_ * N + k];
+    return global_ref<T>{first_ + static_cast<std::ptrdiff_t>(k)};
   }
   /// All N elements in one transfer. Local; blocks until they have arrived.
-  [[nodiscard]] std::array<T, N> get() const {
-    std::array<T, N> out{};
-    const auto first = data_->element(img_ * N);
-    if (first.is_local()) {
-      std::copy_n(first.local_for_reading("a coarray image read"), N, out.begin());
-    } else {
-      runtime::get(*first.window(), std::span<T>(out), first.image(), first.displacement());
-    }
+  [[nodiscard]] std::array<std::remove_const_t<T>, N> get() const {
+    std::array<std::remove_const_t<T>, N> out{};
+    detail::load_n(first_, std::span(out), "a coarray image read");
     return out;
   }
   /// Writes all N elements in one transfer. Local; complete at the next sync point.
-  const coimage_ref& operator=(const std::array<T, N>& values) const {
-    const auto first = data_->element(img_ * N);
-    if (first.is_local()) {
-      std::copy_n(values.begin(), N, first.local());
-    } else {
-      runtime::put(*first.window(), std::span<const T>(values), first.image(), first.displacement());
-    }
+  const coimage_ref& operator=(const std::array<T, N>& values) const
+    requires(!std::is_const_v<T>)
+  {
+    detail::store_n(first_, std::span<const T>(values));
     return *this;
   }
 
  private:
-  array<T, block>* data_;
-  std::size_t img_;
+  global_ptr<T> first_;
 };
 
 /// N elements of T on every image: `x[k]` is this image's element k, `x(img)[k]` image img's.
 /// Collective to construct and destroy.
 template <class T, std::size_t N>
 class coarray<T[N]> : public detail::coarray_base<T, N> {
+  static_assert(N > 0, "a coarray<T[N]> holds at least one element per image");
+
  public:
   /// Collective. Every element on every image starts as `initial`.
   explicit coarray(const T& initial = T{}) : detail::coarray_base<T, N>(initial) {}
@@ -108,7 +105,10 @@ class coarray<T[N]> : public detail::coarray_base<T, N> {
   }
   /// Image img's copy. Local; throws out_of_range for an image that does not exist.
   [[nodiscard]] coimage_ref<T, N> operator()(std::size_t img) {
-    return coimage_ref<T, N>(this->data_, this->checked_image(img));
+    return coimage_ref<T, N>(this->data_.element(this->checked_image(img) * N));
+  }
+  [[nodiscard]] coimage_ref<const T, N> operator()(std::size_t img) const {
+    return coimage_ref<const T, N>(std::as_const(this->data_).element(this->checked_image(img) * N));
   }
   [[nodiscard]] static constexpr std::size_t extent() noexcept { return N; }
 

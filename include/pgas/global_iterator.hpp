@@ -13,7 +13,7 @@
 namespace pgas {
 
 /// Iterates over global indices of `Container`, whose `element(i)` gives a global_ptr. `T` is
-/// the element type, const for a read-only iterator.
+/// the element type; a read-only iterator has a const Container and a const T.
 template <class Container, class T>
 class global_iterator {
  public:
@@ -25,11 +25,12 @@ class global_iterator {
   using iterator_category = std::input_iterator_tag;
 
   global_iterator() noexcept = default;
-  global_iterator(const Container* c, difference_type i) noexcept : c_{c}, i_{i} {}
+  global_iterator(Container* c, difference_type i) noexcept : c_{c}, i_{i} {}
   /// A mutable iterator converts to a read-only one.
-  template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  global_iterator(const global_iterator<Container, U>& it) noexcept  // NOLINT
+  template <class MutableContainer, class U>
+    requires(std::is_same_v<const MutableContainer, Container> &&
+             !std::is_same_v<MutableContainer, Container> && std::is_same_v<const U, T>)
+  global_iterator(const global_iterator<MutableContainer, U>& it) noexcept  // NOLINT
       : c_{it.container()}, i_{it.index()} {}
 
   /// The element here; out_of_range past either end (a remote access there would reach
@@ -37,12 +38,12 @@ class global_iterator {
   [[nodiscard]] reference operator*() const {
     const auto i = static_cast<std::size_t>(i_);  // a negative index wraps to a huge one
     if (i >= c_->size()) runtime::throw_out_of_range("iterator index", i, c_->size());
-    return reference{global_ptr<T>(c_->element(i))};
+    return reference{c_->element(i)};
   }
   [[nodiscard]] reference operator[](difference_type k) const { return *(*this + k); }
   /// The global index this iterator stands at. Local.
   [[nodiscard]] difference_type index() const noexcept { return i_; }
-  [[nodiscard]] const Container* container() const noexcept { return c_; }
+  [[nodiscard]] Container* container() const noexcept { return c_; }
 
   global_iterator& operator++() noexcept { return *this += 1; }
   global_iterator operator++(int) noexcept {
@@ -79,7 +80,7 @@ class global_iterator {
   }
 
  private:
-  const Container* c_ = nullptr;
+  Container* c_ = nullptr;
   difference_type i_ = 0;
 };
 

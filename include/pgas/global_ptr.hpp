@@ -16,6 +16,14 @@ namespace pgas {
 template <class T>
 class global_ref;
 
+namespace detail {
+/// Only containers make global_ptrs from parts (as UPC++ keeps that behind an internal tag): a
+/// pointer made up by hand could name memory no image exposes.
+struct made_by_container {
+  explicit made_by_container() = default;
+};
+}  // namespace detail
+
 /// Points to an element that lives in some image's window memory. Arithmetic moves within the
 /// owner's local memory (as UPC++'s global_ptr does); crossing images is the iterators' job.
 template <class T>
@@ -29,7 +37,7 @@ class global_ptr {
   /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
   /// displacements are addresses). `local` is the element's address in this process, or null
   /// when only RMA reaches it; `owned_here` says whether this image is its owner.
-  global_ptr(runtime::window* win, int image, MPI_Aint disp, MPI_Aint step, T* local,
+  global_ptr(detail::made_by_container, runtime::window* win, std::size_t image, MPI_Aint disp, MPI_Aint step, T* local,
              bool owned_here) noexcept
       : win_{win}, image_{image}, in_peer_memory_{local != nullptr && !owned_here}, disp_{disp},
         step_{step}, local_{local} {}
@@ -41,8 +49,8 @@ class global_ptr {
         disp_{p.displacement()}, step_{p.step()}, local_{p.local()} {}
 
   [[nodiscard]] runtime::window* window() const noexcept { return win_; }
-  /// The owning image, 0-based. Local.
-  [[nodiscard]] int image() const noexcept { return image_; }
+  /// The owning image, 0-based, numbered as the container numbers its images. Local.
+  [[nodiscard]] std::size_t image() const noexcept { return image_; }
   [[nodiscard]] MPI_Aint displacement() const noexcept { return disp_; }
   [[nodiscard]] MPI_Aint step() const noexcept { return step_; }
   /// True when this image can load and store the element directly: it owns it, or its owner's
@@ -53,12 +61,14 @@ class global_ptr {
   [[nodiscard]] T* local() const noexcept { return local_; }
   /// True when the element is another image's, mapped into this process. Local.
   [[nodiscard]] bool in_peer_memory() const noexcept { return in_peer_memory_; }
+  /// True when this image owns the element (is_local() and not in a peer's memory). Local.
+  [[nodiscard]] bool owned_here() const noexcept { return local_ != nullptr && !in_peer_memory_; }
   /// The element's address for reading, when is_local(). A peer's element is read under the
   /// rules of a get, so a program behaves alike on one node and on many: this image's earlier
   /// RMA writes to that peer are completed first, and inside a fence or neighbourhood phase
   /// the read is refused (usage_error naming `what`). Local.
   [[nodiscard]] const T* local_for_reading(const char* what) const {
-    if (in_peer_memory_) win_->loading_from(what, image_);
+    if (in_peer_memory_) win_->loading_from(what, static_cast<int>(image_));
     return local_;
   }
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
@@ -79,7 +89,7 @@ class global_ptr {
 
  private:
   runtime::window* win_ = nullptr;
-  int image_ = 0;
+  std::size_t image_ = 0;
   bool in_peer_memory_ = false;
   MPI_Aint disp_ = 0;
   MPI_Aint step_ = 1;

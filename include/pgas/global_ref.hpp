@@ -2,13 +2,12 @@
 // A reference to one element of a distributed container: reading gets, assigning puts,
 // compound assignment accumulates.
 
+#include <pgas/detail/access.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/rma.hpp>
 
 #include <concepts>
-#include <memory>
-#include <span>
 #include <type_traits>
 
 #include <concepts/type_traits.hpp>
@@ -38,10 +37,7 @@ class global_ref {
   /// Reads the element. Local; blocks until the value has arrived; sees this image's own earlier
   /// writes to it, and other images' writes completed by a sync point.
   operator value_type() const {  // NOLINT(google-explicit-constructor): a reference reads
-    if (target_.is_local()) return *target_.local_for_reading("a blocking read of an element");
-    value_type v;
-    runtime::get(*target_.window(), std::span{&v, 1}, target_.image(), target_.displacement());
-    return v;
+    return detail::load(target_);
   }
   /// Same as the conversion, spelled out. Local.
   [[nodiscard]] value_type get() const { return static_cast<value_type>(*this); }
@@ -51,11 +47,7 @@ class global_ref {
   const global_ref& operator=(const value_type& v) const
     requires(!std::is_const_v<T>)
   {
-    if (target_.is_local()) {
-      *target_.local() = v;  // in this process's memory: a store, no MPI call
-    } else {
-      runtime::put_value(*target_.window(), v, target_.image(), target_.displacement());
-    }
+    detail::store(target_, v);
     return *this;
   }
   /// `a[i] = b[j]` copies the value; assigning a reference never rebinds it.
@@ -109,23 +101,20 @@ class global_ref {
   value_type fetch_add(const value_type& v) const
     requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
   {
-    return runtime::fetch_and_op(*target_.window(), v, target_.image(), target_.displacement(),
-                                 runtime::reduce_op::sum);
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::sum);
   }
   /// Atomically replaces the value by v and returns the previous one. Local.
   value_type exchange(const value_type& v) const
     requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
   {
-    return runtime::fetch_and_op(*target_.window(), v, target_.image(), target_.displacement(),
-                                 runtime::reduce_op::replace);
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::replace);
   }
   /// Atomically: if the value equals `expected`, stores `desired` and returns true; otherwise
   /// loads the value into `expected` and returns false (as std::atomic does). Local.
   bool compare_exchange(value_type& expected, const value_type& desired) const
     requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
   {
-    const value_type old = runtime::compare_and_swap(*target_.window(), desired, expected,
-                                                     target_.image(), target_.displacement());
+    const value_type old = detail::compare_and_swap(target_, desired, expected);
     if (old == expected) return true;
     expected = old;
     return false;
@@ -135,34 +124,17 @@ class global_ref {
   [[nodiscard]] value_type atomic_load() const
     requires runtime::accumulable<value_type>
   {
-    return runtime::fetch_and_op(*target_.window(), value_type{}, target_.image(),
-                                 target_.displacement(), runtime::reduce_op::no_op);
+    return detail::fetch_and_op(target_, value_type{}, runtime::reduce_op::no_op);
   }
 
   /// Starts reading the element; the future holds the value once it has arrived. Local.
-  [[nodiscard]] future<value_type> async_get() const {
-    if (target_.is_local()) {
-      return future<value_type>::make_ready(*target_.local_for_reading("async_get"));
-    }
-    auto source = std::make_unique<detail::request_source<value_type>>();
-    source->request = runtime::rget(*target_.window(), std::span{&source->value, 1},
-                                    target_.image(), target_.displacement());
-    return future<value_type>{std::move(source)};
-  }
+  [[nodiscard]] future<value_type> async_get() const { return detail::async_load(target_); }
   /// Starts writing v; the future is ready once v need not be kept (it is copied at once
   /// anyway). Local; the write is complete at the next sync point.
   [[nodiscard]] future<void> async_put(const value_type& v) const
     requires(!std::is_const_v<T>)
   {
-    auto source = std::make_unique<detail::request_source<std::monostate>>();
-    if (target_.is_local()) {
-      *target_.local() = v;
-    } else {
-      auto* staged = static_cast<const value_type*>(target_.window()->stage(&v, sizeof(v)));
-      source->request = runtime::rput(*target_.window(), std::span{staged, 1}, target_.image(),
-                                      target_.displacement());
-    }
-    return future<void>{std::move(source)};
+    return detail::async_store(target_, v);
   }
 
   /// The element's address. Local.
@@ -178,7 +150,7 @@ class global_ref {
 
  private:
   const global_ref& accumulate(const value_type& v, runtime::reduce_op op) const {
-    runtime::accumulate_value(*target_.window(), v, target_.image(), target_.displacement(), op);
+    detail::accumulate(target_, v, op);
     return *this;
   }
   global_ptr<T> target_;

@@ -12,6 +12,7 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
+#include <pgas/tile_view.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -101,17 +102,11 @@ class matrix {
   /// Elements from one local row to the next (columns plus both halos). Local.
   [[nodiscard]] std::size_t stride() const { return st().width; }
 
-  /// Local element (i, j), ghosts included: i in [-halo, local_rows + halo), j in
-  /// [-halo, cols + halo). No bounds check: this is the inner-loop accessor. Local.
-  [[nodiscard]] T& local(std::ptrdiff_t i, std::ptrdiff_t j) const noexcept {
-    const state& s = *s_;
-    const auto h = static_cast<std::ptrdiff_t>(s.halo);
-    return s.data[static_cast<std::size_t>((i + h) * static_cast<std::ptrdiff_t>(s.width) + j + h)];
-  }
-  /// Pointer to local element (i, 0); row i's columns follow contiguously. Local.
-  [[nodiscard]] T* local_row(std::ptrdiff_t i) const noexcept { return &local(i, 0); }
-  /// The whole local block, ghosts included, row-major with stride(). Local.
-  [[nodiscard]] std::span<T> local_data() const { return st().data; }
+  /// This image's rows, ghosts included, as a view: `local()(i, j)` for i in [-halo,
+  /// local_rows + halo) and j in [-halo, cols + halo), `local().row(i)`. Read-only through a
+  /// const matrix. Local.
+  [[nodiscard]] tile_view<T> local() { return view_of(st()); }
+  [[nodiscard]] tile_view<const T> local() const { return view_of(st()); }
 
   /// Global element (i, j) on whichever image owns it. Local; throws out_of_range outside
   /// the matrix.
@@ -134,21 +129,22 @@ class matrix {
     const auto h = static_cast<std::ptrdiff_t>(s.halo);
     const auto n = static_cast<std::ptrdiff_t>(mine);
     const auto c = static_cast<std::ptrdiff_t>(s.cols);
+    const tile_view<T> tile = view_of(s);
     if (periodic) {
       for (std::ptrdiff_t i = 0; i < n; ++i) {
-        T* row = local_row(i);
+        T* row = tile.row(i);
         std::copy_n(row + c - h, h, row - h);  // left ghosts <- rightmost columns
         std::copy_n(row, h, row + c);          // right ghosts <- leftmost columns
       }
     }
     const std::size_t block_elements = s.halo * s.width;
-    const std::span<const T> first_rows(&local(0, -h), block_elements);
-    const std::span<const T> last_rows(&local(n - h, -h), block_elements);
+    const std::span<const T> first_rows(&tile(0, -h), block_elements);
+    const std::span<const T> last_rows(&tile(n - h, -h), block_elements);
     const auto up = neighbour(s, -1);
     const auto down = neighbour(s, +1);
     if (up && *up == s.me) {  // the only image with rows, periodic: wrap locally
-      std::copy(last_rows.begin(), last_rows.end(), &local(-h, -h));
-      std::copy(first_rows.begin(), first_rows.end(), &local(n, -h));
+      std::copy(last_rows.begin(), last_rows.end(), &tile(-h, -h));
+      std::copy(first_rows.begin(), first_rows.end(), &tile(n, -h));
       return;
     }
     std::vector<int> peers;
@@ -184,6 +180,9 @@ class matrix {
     if (!s_) throw usage_error("use of a moved-from pgas::matrix");
     return *s_;
   }
+  static tile_view<T> view_of(const state& s) noexcept {
+    return tile_view<T>(s.data, s.rows.local_size(s.me), s.cols, s.halo, s.width);
+  }
   // The image owning rows above (-1) or below (+1) this one, if any.
   static std::optional<std::size_t> neighbour(const state& s, int direction) {
     const bool periodic = s.edges == boundary::periodic;
@@ -201,8 +200,8 @@ class matrix {
     const std::size_t img = s.rows.owner(i);
     const std::size_t off = (s.rows.local_offset(i) + s.halo) * s.width + j + s.halo;
     T* local_ptr = detail::address_here(img, s.me, s.data.data(), s.mapped, off);
-    return global_ptr<T>(&s.win, static_cast<int>(img), static_cast<MPI_Aint>(off), 1, local_ptr,
-                          img == s.me);
+    return global_ptr<T>(detail::made_by_container{}, &s.win, img, static_cast<MPI_Aint>(off), 1,
+                         local_ptr, img == s.me);
   }
   std::unique_ptr<state> s_;
 };

@@ -15,6 +15,7 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
+#include <pgas/tile_view.hpp>
 #include <pgas/unordered_map.hpp>
 #include <pgas/vector.hpp>
 #include <pgas/runtime/environment.hpp>

@@ -1,7 +1,8 @@
 #pragma once
 // pgas::vector: a growable global array whose memory is attached to a dynamic window
-// (MPI_Win_create_dynamic, reference page 003) and reached by published absolute addresses.
+// (MPI_Win_create_dynamic, MPI-4.1 §12.2.4) and reached by published absolute addresses.
 
+#include <pgas/detail/access.hpp>
 #include <pgas/detail/storage.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/runtime/collective.hpp>
@@ -205,12 +206,8 @@ class vector : public detail::storage<T, sized_blocks> {
                   break;
                 }
                 const std::size_t len = std::min(old.run_end(g) - g, count - k);
-                const auto from = this->element(g);
-                if (from.is_local()) {
-                  copy_elements(out + k, from.local(), len);
-                } else {
-                  runtime::get(s.win, std::span<T>(out + k, len), from.image(), from.displacement());
-                }
+                detail::load_n(this->element(g), std::span<T>(out + k, len),
+                               "reading a vector's old part");
                 k += len;
               }
             });

@@ -337,7 +337,7 @@ TEST(Stencil, five_point_average_over_interior_points) {
   pgas::matrix<double> out(n, n, 1);
   for (std::size_t i = 0; i < in.local_rows(); ++i) {
     for (std::size_t j = 0; j < n; ++j) {
-      in.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
+      in.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
           static_cast<double>((in.first_row() + i) * n + j);
     }
   }

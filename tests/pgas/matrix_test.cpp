@@ -11,7 +11,7 @@ double value_at(std::size_t i, std::size_t j) { return 1000.0 * static_cast<doub
 void fill_interior(pgas::matrix<double>& m) {
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
     for (std::size_t j = 0; j < m.cols(); ++j) {
-      m.local(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = value_at(m.first_row() + i, j);
+      m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = value_at(m.first_row() + i, j);
     }
   }
 }
@@ -38,7 +38,7 @@ TEST_P(Matrix, fixed_boundary_ghosts_hold_the_neighbours_rows_and_the_edges_keep
       const bool inside = gi >= 0 && gi < static_cast<std::ptrdiff_t>(rows) && j >= 0 &&
                           j < static_cast<std::ptrdiff_t>(cols);
       const double want = inside ? value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(j)) : -1.0;
-      EXPECT_EQ(m.local(i, j), want) << "local (" << i << ", " << j << ") on image " << pgas::this_image();
+      EXPECT_EQ(m.local()(i, j), want) << "local (" << i << ", " << j << ") on image " << pgas::this_image();
     }
   }
   pgas::sync_all();
@@ -57,7 +57,7 @@ TEST_P(Matrix, periodic_ghosts_wrap_around_in_both_directions) {
     const auto gi = (static_cast<std::ptrdiff_t>(m.first_row()) + i + r) % r;
     for (std::ptrdiff_t j = -hh; j < c + hh; ++j) {
       const auto gj = (j + c) % c;
-      EXPECT_EQ(m.local(i, j), value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(gj)))
+      EXPECT_EQ(m.local()(i, j), value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(gj)))
           << "local (" << i << ", " << j << ") on image " << pgas::this_image();
     }
   }
@@ -87,13 +87,13 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Matrix,
 
 TEST(MatrixShapes, fewer_rows_than_images_leaves_some_images_empty_and_works) {
   pgas::matrix<int> m(2, 3, 1, pgas::boundary::periodic);
-  for (std::size_t i = 0; i < m.local_rows(); ++i) m.local(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i + 1);
+  for (std::size_t i = 0; i < m.local_rows(); ++i) m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i + 1);
   m.exchange_halo();
   if (m.local_rows() == 1) {
     const int other = pgas::num_images() == 1 ? 1 : (m.first_row() == 0 ? 2 : 1);
     if (pgas::num_images() > 1) {
-      EXPECT_EQ(m.local(-1, 0), other);
-      EXPECT_EQ(m.local(1, 0), other);
+      EXPECT_EQ(m.local()(-1, 0), other);
+      EXPECT_EQ(m.local()(1, 0), other);
     }
   }
   pgas::sync_all();

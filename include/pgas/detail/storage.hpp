@@ -49,7 +49,7 @@ class storage {
   using difference_type = std::ptrdiff_t;
   using distribution_type = Dist;
   using iterator = global_iterator<storage, T>;
-  using const_iterator = global_iterator<storage, const T>;
+  using const_iterator = global_iterator<const storage, const T>;
 
   /// Number of elements over all images. Local.
   [[nodiscard]] std::size_t size() const { return state().dist.size(); }
@@ -89,13 +89,10 @@ class storage {
     return out;
   }
 
-  /// Element i. Local; throws out_of_range for i >= size().
-  [[nodiscard]] global_ref<T> operator[](std::size_t i) {
-    check_index(i);
-    return global_ref<T>{element(i)};
-  }
+  /// Element i. Local; throws out_of_range for i >= size(). Checked like at(): a bad index
+  /// must never reach another image's memory, and the check is one compare.
+  [[nodiscard]] global_ref<T> operator[](std::size_t i) { return global_ref<T>{element(i)}; }
   [[nodiscard]] global_ref<const T> operator[](std::size_t i) const {
-    check_index(i);
     return global_ref<const T>{element(i)};
   }
   /// Same as operator[]. Local.
@@ -111,20 +108,12 @@ class storage {
   [[nodiscard]] const_iterator cbegin() const { return begin(); }
   [[nodiscard]] const_iterator cend() const { return end(); }
 
-  /// Where element i lives; no bounds check (iterators and algorithms check their ranges).
-  [[nodiscard]] global_ptr<T> element(std::size_t i) const {
-    const state_type& s = state();
-    const std::size_t img = s.dist.owner(i);
-    const std::size_t off = s.dist.local_offset(i);
-    T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
-    const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
-    return global_ptr<T>(&s.win, static_cast<int>(img),
-                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
-  }
+  /// Where element i lives. Local; throws out_of_range for i >= size(). Read-only through a
+  /// const container.
+  [[nodiscard]] global_ptr<T> element(std::size_t i) { return pointer_to(i); }
+  [[nodiscard]] global_ptr<const T> element(std::size_t i) const { return pointer_to(i); }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
-  /// This image's number, as the container sees it. Local.
-  [[nodiscard]] std::size_t image() const { return state().me; }
 
  protected:
   struct state_type {
@@ -162,6 +151,16 @@ class storage {
   }
   void check_index(std::size_t i) const {
     if (i >= size()) runtime::throw_out_of_range("index", i, size());
+  }
+  [[nodiscard]] global_ptr<T> pointer_to(std::size_t i) const {
+    check_index(i);  // before the distribution divides by a block size that may be 0
+    const state_type& s = state();
+    const std::size_t img = s.dist.owner(i);
+    const std::size_t off = s.dist.local_offset(i);
+    T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
+    const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
+    return global_ptr<T>(made_by_container{}, &s.win, img,
+                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
   }
   std::unique_ptr<state_type> s_;
 };

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 namespace pgas {
 
@@ -54,11 +55,13 @@ void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
   const std::size_t col_hi = periodic ? in.cols() : (in.cols() > radius ? in.cols() - radius : 0);
   const std::size_t first = in.first_row();
   const auto stride = static_cast<std::ptrdiff_t>(in.stride());
+  const tile_view<const T> from = std::as_const(in).local();
+  const tile_view<T> to = out.local();
   for (std::size_t i = 0; i < in.local_rows(); ++i) {
     const std::size_t g = first + i;
     if (g < lo || g >= row_hi) continue;
-    const T* in_row = in.local_row(static_cast<std::ptrdiff_t>(i));
-    T* out_row = out.local_row(static_cast<std::ptrdiff_t>(i));
+    const T* in_row = from.row(static_cast<std::ptrdiff_t>(i));
+    T* out_row = to.row(static_cast<std::ptrdiff_t>(i));
     // Pointers, not an index: the loop keeps few values live, so the kernel's stay in registers.
     const T* centre = in_row + lo;
     for (T* o = out_row + lo; o < out_row + col_hi; ++o, ++centre) {

@@ -4,6 +4,7 @@
 // all-to-all when the runs are short.
 
 #include <pgas/algorithms/detail.hpp>
+#include <pgas/detail/access.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -20,9 +21,10 @@ namespace pgas {
 
 namespace detail {
 
-/// A range whose elements can be addressed one by one (containers and their take/drop views).
+/// A range whose elements can be addressed one by one for writing (containers and their
+/// take/drop views).
 template <class R>
-concept addressable_range = distributed_range<R> && requires(const R& r, std::size_t i) {
+concept addressable_range = distributed_range<R> && requires(R& r, std::size_t i) {
   { r.element(i) } -> std::same_as<global_ptr<typename std::remove_cvref_t<R>::value_type>>;
 };
 
@@ -59,14 +61,14 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
   // are: by then every image has read its inputs, which may share memory with the output.
   std::vector<std::size_t> counts(num_images(), 0);
   long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA run
-  const auto store_here = [&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    std::copy_n(values.data() + at, len, first.local());
+  const auto store_run = [&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
+    detail::store_n(first, values.subspan(at, len));
   };
   for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.is_local() && !first.in_peer_memory()) {
-      store_here(first, at, len);
-    } else if (!first.is_local()) {
-      counts[static_cast<std::size_t>(first.image())] += len;
+    if (first.owned_here()) {
+      store_run(first, at, len);
+    } else if (!first.in_peer_memory()) {
+      counts[first.image()] += len;
       surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
     }
   });
@@ -81,14 +83,11 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
   for (std::size_t t = 1; t < next.size(); ++t) next[t] = next[t - 1] + counts[t - 1];
   std::vector<item> sends(by_puts ? 0 : next.back() + counts.back());
   for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.in_peer_memory()) {
-      store_here(first, at, len);
-    } else if (first.is_local()) {
-      return;  // stored in the first pass
-    } else if (by_puts) {
-      runtime::put(*first.window(), values.subspan(at, len), first.image(), first.displacement());
+    if (first.owned_here()) return;  // stored in the first pass
+    if (first.in_peer_memory() || by_puts) {
+      store_run(first, at, len);
     } else {
-      std::size_t& to = next[static_cast<std::size_t>(first.image())];
+      std::size_t& to = next[first.image()];
       for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
     }
   });

@@ -22,9 +22,9 @@ class rows_view {
   using value_type = std::span<T>;
   [[nodiscard]] std::size_t size() const { return m_->rows(); }
   [[nodiscard]] auto local() const {
-    matrix<T>* m = m_;
-    return ranges::views::transform(ranges::views::iota(std::size_t{0}, m->local_rows()), [m](std::size_t k) {
-      return std::span<T>(m->local_row(static_cast<std::ptrdiff_t>(k)), m->cols());
+    const tile_view<T> tile = m_->local();
+    return ranges::views::transform(ranges::views::iota(std::size_t{0}, tile.extent(0)), [tile](std::size_t k) {
+      return std::span<T>(tile.row(static_cast<std::ptrdiff_t>(k)), tile.extent(1));
     });
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const { return m_->first_row() + k; }

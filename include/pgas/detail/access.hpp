@@ -1,0 +1,125 @@
+#pragma once
+// The one place that decides, for an element or a run of elements behind a global_ptr, whether
+// this process reaches it with a load or store (its own memory, or a same-node peer's mapped
+// here) or with an MPI one-sided call. Every container and algorithm moves data through these
+// functions, so the rules of the two paths stay the same:
+// - a store is complete at the next sync point, as a put is;
+// - a load of a peer's memory first completes this image's earlier writes to that peer and is
+//   refused inside a fence or neighbourhood phase, as a get is (global_ptr::local_for_reading);
+// - accumulates and atomics always go through MPI, even to this image's own memory: only MPI's
+//   own accumulates are atomic with respect to other images' accumulates (MPI-4.1 §12.7.1).
+
+#include <pgas/future.hpp>
+#include <pgas/global_ptr.hpp>
+#include <pgas/runtime/rma.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <variant>
+
+namespace pgas::detail {
+
+template <class T>
+[[nodiscard]] int rank_of(const global_ptr<T>& p) noexcept {
+  return static_cast<int>(p.image());
+}
+
+/// Reads *p. Blocks until the value has arrived. `what` names the read in a usage_error.
+template <class T>
+[[nodiscard]] std::remove_const_t<T> load(const global_ptr<T>& p,
+                                          const char* what = "a blocking read of an element") {
+  if (p.is_local()) return *p.local_for_reading(what);
+  std::remove_const_t<T> v;
+  runtime::get(*p.window(), std::span{&v, 1}, rank_of(p), p.displacement());
+  return v;
+}
+
+/// Reads out.size() consecutive elements of p's owner, starting at p, into out. Blocks.
+template <class T>
+void load_n(const global_ptr<T>& p, std::span<std::remove_const_t<T>> out,
+            const char* what = "a blocking read") {
+  if (out.empty()) return;
+  if (p.is_local()) {
+    std::copy_n(p.local_for_reading(what), out.size(), out.begin());
+  } else {
+    runtime::get(*p.window(), out, rank_of(p), p.displacement());
+  }
+}
+
+/// Writes v to *p. Returns at once (the value is copied); complete at the next sync point.
+template <class T>
+  requires(!std::is_const_v<T>)
+void store(const global_ptr<T>& p, const T& v) {
+  if (p.is_local()) {
+    *p.local() = v;
+  } else {
+    runtime::put_value(*p.window(), v, rank_of(p), p.displacement());
+  }
+}
+
+/// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be
+/// reused; complete at the next sync point.
+template <class T>
+  requires(!std::is_const_v<T>)
+void store_n(const global_ptr<T>& p, std::span<const T> in) {
+  if (in.empty()) return;
+  if (p.is_local()) {
+    std::copy_n(in.begin(), in.size(), p.local());
+  } else {
+    runtime::put(*p.window(), in, rank_of(p), p.displacement());
+  }
+}
+
+/// *p = *p op v, atomically with respect to other accumulates. Returns at once; complete at the
+/// next sync point.
+template <class T>
+  requires(!std::is_const_v<T>)
+void accumulate(const global_ptr<T>& p, const T& v, runtime::reduce_op op) {
+  runtime::accumulate_value(*p.window(), v, rank_of(p), p.displacement(), op);
+}
+
+/// Atomically *p = *p op v; returns the previous value. Blocks. With no_op it is an atomic read.
+template <class T>
+[[nodiscard]] std::remove_const_t<T> fetch_and_op(const global_ptr<T>& p,
+                                                  const std::remove_const_t<T>& v,
+                                                  runtime::reduce_op op) {
+  return runtime::fetch_and_op(*p.window(), v, rank_of(p), p.displacement(), op);
+}
+
+/// Atomically replaces *p by `desired` if it equals `expected`; returns the previous value.
+template <class T>
+  requires(!std::is_const_v<T>)
+[[nodiscard]] T compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
+  return runtime::compare_and_swap(*p.window(), desired, expected, rank_of(p), p.displacement());
+}
+
+/// Starts reading *p; the future holds the value once it has arrived.
+template <class T>
+[[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p) {
+  using V = std::remove_const_t<T>;
+  if (p.is_local()) return future<V>::make_ready(*p.local_for_reading("async_get"));
+  auto source = std::make_unique<request_source<V>>();
+  source->request = runtime::rget(*p.window(), std::span{&source->value, 1}, rank_of(p),
+                                  p.displacement());
+  return future<V>{std::move(source)};
+}
+
+/// Starts writing v to *p; the future is ready once v need not be kept (it is staged at once
+/// anyway). Complete at the next sync point.
+template <class T>
+  requires(!std::is_const_v<T>)
+[[nodiscard]] future<void> async_store(const global_ptr<T>& p, const T& v) {
+  auto source = std::make_unique<request_source<std::monostate>>();
+  if (p.is_local()) {
+    *p.local() = v;
+  } else {
+    auto* staged = static_cast<const T*>(p.window()->stage(&v, sizeof(v)));
+    source->request = runtime::rput(*p.window(), std::span{staged, 1}, rank_of(p), p.displacement());
+  }
+  return future<void>{std::move(source)};
+}
+
+}  // namespace pgas::detail
