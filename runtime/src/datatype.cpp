@@ -23,14 +23,10 @@ MPI_Datatype strided_type(MPI_Datatype base, int count, int block_length, int st
   const shape key{base, count, block_length, stride};
   auto& types = cache();
   if (auto it = types.find(key); it != types.end()) return it->second;
-  MPI_Datatype t = MPI_DATATYPE_NULL;
-  check(MPI_Type_vector(count, block_length, stride, base, &t), "MPI_Type_vector");
-  if (const int err = MPI_Type_commit(&t); err != MPI_SUCCESS) {
-    MPI_Type_free(&t);
-    check(err, "MPI_Type_commit");
-  }
-  types.emplace(key, t);
-  return t;
+  owned_datatype t;
+  check(MPI_Type_vector(count, block_length, stride, base, t.out()), "MPI_Type_vector");
+  check(MPI_Type_commit(t.out()), "MPI_Type_commit");
+  return types.emplace(key, t.release()).first->second;
 }
 
 void free_cached_datatypes() noexcept {

@@ -5,12 +5,8 @@
 namespace pgas::runtime {
 
 void info::set(const char* key, const std::string& value) {
-  if (handle_ == MPI_INFO_NULL) check(MPI_Info_create(&handle_), "MPI_Info_create");
-  check(MPI_Info_set(handle_, key, value.c_str()), "MPI_Info_set");
-}
-
-void info::release() noexcept {
-  if (handle_ != MPI_INFO_NULL) MPI_Info_free(&handle_);
+  if (handle_.empty()) check(MPI_Info_create(handle_.out()), "MPI_Info_create");
+  check(MPI_Info_set(handle_.get(), key, value.c_str()), "MPI_Info_set");
 }
 
 info window_hints::to_info() const {
@@ -18,7 +14,8 @@ info window_hints::to_info() const {
   info out;
   if (no_locks) out.set("no_locks", text(*no_locks));
   if (ordering) {
-    // "none" allows MPI to reorder accumulates from one origin to one target (page 000).
+    // "none" allows MPI to reorder accumulates from one origin to one target (MPI-4.1 §12.2.1;
+    // the default orders them, §12.7.2).
     out.set("accumulate_ordering", *ordering == accumulate_ordering::none ? "none" : "rar,raw,war,waw");
   }
   if (ops) out.set("accumulate_ops", *ops == accumulate_ops::same_op ? "same_op" : "same_op_no_op");

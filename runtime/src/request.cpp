@@ -6,26 +6,23 @@
 
 namespace pgas::runtime {
 
+void request_traits::free(MPI_Request& r) noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized == 0 && MPI_Wait(&r, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+    std::fprintf(stderr, "pgas: MPI_Wait failed while destroying a request\n");
+  }
+}
+
 void request::wait() {
-  if (handle_ != MPI_REQUEST_NULL) check(MPI_Wait(&handle_, MPI_STATUS_IGNORE), "MPI_Wait");
+  if (!done()) check(MPI_Wait(handle_.out(), MPI_STATUS_IGNORE), "MPI_Wait");
 }
 
 bool request::test() {
-  if (handle_ == MPI_REQUEST_NULL) return true;
+  if (done()) return true;
   int flag = 0;
-  check(MPI_Test(&handle_, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+  check(MPI_Test(handle_.out(), &flag, MPI_STATUS_IGNORE), "MPI_Test");
   return flag != 0;
-}
-
-void request::release() noexcept {
-  if (handle_ == MPI_REQUEST_NULL) return;
-  // The buffers of an unfinished operation may belong to the caller's frame: wait, don't free.
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (finalized == 0 && MPI_Wait(&handle_, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-    std::fprintf(stderr, "pgas: MPI_Wait failed while destroying a request\n");
-  }
-  handle_ = MPI_REQUEST_NULL;
 }
 
 }  // namespace pgas::runtime

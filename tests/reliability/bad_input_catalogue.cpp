@@ -12,6 +12,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -64,6 +65,20 @@ TEST_F(BadInput, array_index_past_the_end_names_index_size_and_image) {
   a[9] = 5;  // the array still works
   pgas::sync_all();
   EXPECT_EQ(static_cast<int>(a[9]), 5);
+}
+
+TEST_F(BadInput, element_address_past_the_end_even_when_blocks_are_empty) {
+  // Fewer elements than images: block's share is 0 for most, which index arithmetic on a bad
+  // index would divide by; the check comes first.
+  pgas::array<int> few(1);
+  pgas::array<int, pgas::block_cyclic> dealt(3, pgas::block_cyclic(2));
+  EXPECT_THROW((void)few.element(1), pgas::out_of_range);
+  EXPECT_THROW((void)few.element(static_cast<std::size_t>(-1)), pgas::out_of_range);
+  EXPECT_THROW((void)std::as_const(few).element(5 * images()), pgas::out_of_range);
+  EXPECT_THROW((void)dealt.element(3), pgas::out_of_range);
+  if (me() == 0) *few.element(0) = 7;
+  pgas::sync_all();
+  EXPECT_EQ(static_cast<int>(*std::as_const(few).element(0)), 7);
 }
 
 TEST_F(BadInput, coarray_image_or_element_past_the_end) {
@@ -364,6 +379,29 @@ TEST_F(BadInput, zero_sized_vector_matrix_and_map_work) {
   map.commit();
   EXPECT_EQ(map.size(), 0u);
   EXPECT_FALSE(map.contains(1));
+}
+
+// ---- phases ----
+
+TEST_F(BadInput, fence_phase_naming_a_container_twice_or_one_already_in_a_phase) {
+  pgas::array<int> a(4 * images());
+  pgas::array<int> b(4 * images());
+  EXPECT_THROW(pgas::fence_phase twice(a, b, a), pgas::usage_error);
+  {
+    pgas::fence_phase outer(a);
+    // b opens first, then a refuses (it is in a phase already): b must be closed again.
+    EXPECT_THROW(pgas::fence_phase nested(b, a), pgas::usage_error);
+    EXPECT_TRUE(b.window().in_passive_epoch());
+  }
+  // Both are back in their normal state: writes and blocking reads of any element work.
+  const std::size_t right = (me() + 1) % images();
+  a[4 * right] = static_cast<int>(me()) + 1;
+  b[4 * right + 1] = static_cast<int>(me()) + 2;
+  pgas::sync_all();
+  const std::size_t left = (me() + images() - 1) % images();
+  EXPECT_EQ(static_cast<int>(a[4 * me()]), static_cast<int>(left) + 1);
+  EXPECT_EQ(static_cast<int>(b[4 * me() + 1]), static_cast<int>(left) + 2);
+  EXPECT_TRUE(a.window().in_passive_epoch());
 }
 
 }  // namespace

@@ -99,22 +99,17 @@ class accumulate_batcher {
           displacements.push_back(to_count(off));
           t.sums[off] = identity_;
         }
-        MPI_Datatype scattered = MPI_DATATYPE_NULL;
+        owned_datatype scattered;  // freed on every way out, a throw included
         check(MPI_Type_create_indexed_block(to_count(displacements.size()), 1, displacements.data(),
-                                            l.type, &scattered),
+                                            l.type, scattered.out()),
               "MPI_Type_create_indexed_block");
-        const int err = MPI_Type_commit(&scattered);
-        int acc = MPI_SUCCESS;
-        if (err == MPI_SUCCESS) {
-          const window::access a = win_->writing_to(rank, 0, t.sums.size() * sizeof(T));
-          acc = MPI_Accumulate(packed.data(), to_count(packed.size()), l.type, rank, 0, 1,
-                               scattered, to_mpi(op_), a.handle);
-          // Origin buffer and datatype must live until local completion.
-          if (acc == MPI_SUCCESS) win_->flush_local(rank);
-        }
-        MPI_Type_free(&scattered);
-        check(err, "MPI_Type_commit");
-        check(acc, "MPI_Accumulate");
+        check(MPI_Type_commit(scattered.out()), "MPI_Type_commit");
+        const window::access a = win_->writing_to(rank, 0, t.sums.size() * sizeof(T));
+        check(MPI_Accumulate(packed.data(), to_count(packed.size()), l.type, rank, 0, 1,
+                             scattered.get(), to_mpi(op_), a.handle),
+              "MPI_Accumulate");
+        // The origin buffer must live until local completion.
+        win_->flush_local(rank);
         t.touched.clear();
       }
       t.dense = false;

@@ -1,6 +1,8 @@
 #pragma once
 // How an element type travels through MPI: its datatype, and cached strided (vector) types.
 
+#include <pgas/runtime/unique_handle.hpp>
+
 #include <mpi.h>
 
 #include <complex>
@@ -75,6 +77,14 @@ template <transferable T>
     return {MPI_BYTE, static_cast<int>(sizeof(T))};
   }
 }
+
+struct datatype_traits {
+  using native_type = MPI_Datatype;
+  static MPI_Datatype null() noexcept { return MPI_DATATYPE_NULL; }
+  static void free(MPI_Datatype& t) noexcept { MPI_Type_free(&t); }
+};
+/// A derived datatype this code made and must free, on every path out.
+using owned_datatype = unique_handle<datatype_traits>;
 
 /// A committed MPI_Type_vector of `count` blocks of `block_length` elements of `base`, block
 /// starts `stride` elements apart; made once per shape and kept until the environment ends.

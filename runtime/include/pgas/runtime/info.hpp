@@ -1,36 +1,31 @@
 #pragma once
-// Typed window-creation hints (reference page 000) and the RAII MPI_Info that carries them.
+// Typed window-creation hints (MPI-4.1 §12.2.1, window info keys) and the RAII MPI_Info that
+// carries them.
+
+#include <pgas/runtime/unique_handle.hpp>
 
 #include <mpi.h>
 
 #include <optional>
 #include <string>
-#include <utility>
 
 namespace pgas::runtime {
+
+struct info_traits {
+  using native_type = MPI_Info;
+  static MPI_Info null() noexcept { return MPI_INFO_NULL; }
+  static void free(MPI_Info& i) noexcept { MPI_Info_free(&i); }
+};
 
 /// Owns one MPI_Info; MPI_INFO_NULL when empty. Move-only.
 class info {
  public:
-  info() noexcept = default;
-  info(const info&) = delete;
-  info& operator=(const info&) = delete;
-  info(info&& other) noexcept : handle_{std::exchange(other.handle_, MPI_INFO_NULL)} {}
-  info& operator=(info&& other) noexcept {
-    if (this != &other) {
-      release();
-      handle_ = std::exchange(other.handle_, MPI_INFO_NULL);
-    }
-    return *this;
-  }
-  ~info() { release(); }
   /// Sets key to value, creating the MPI_Info on first use. Local.
   void set(const char* key, const std::string& value);
-  [[nodiscard]] MPI_Info native() const noexcept { return handle_; }
+  [[nodiscard]] MPI_Info native() const noexcept { return handle_.get(); }
 
  private:
-  void release() noexcept;
-  MPI_Info handle_ = MPI_INFO_NULL;
+  unique_handle<info_traits> handle_;
 };
 
 /// Which accumulate orderings the program relies on (info key accumulate_ordering).
