@@ -4,6 +4,7 @@
 #include <pgas/detail/storage.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/world_window.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -32,7 +33,7 @@ class array : public detail::storage<T, Dist> {
     const std::size_t mine = s->dist.local_size(s->me);
     std::vector<std::size_t> every(num_images());
     for (std::size_t img = 0; img < every.size(); ++img) every[img] = s->dist.local_size(img) * sizeof(T);
-    s->win = runtime::window::allocate(runtime::world_comm(), mine * sizeof(T), sizeof(T), every);
+    s->win = runtime::allocate_world_window(mine * sizeof(T), sizeof(T), every);
     s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
     s->mapped = detail::mapped_parts<T>(s->win);
     std::uninitialized_fill(s->local.begin(), s->local.end(), initial);

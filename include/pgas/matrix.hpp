@@ -12,6 +12,7 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
+#include <pgas/runtime/world_window.hpp>
 #include <pgas/tile_view.hpp>
 
 #include <algorithm>
@@ -79,7 +80,7 @@ class matrix {
       if (mine > 0) every_bytes[img] = (mine + 2 * halo) * s->width * sizeof(T);
     }
     const std::size_t bytes = every_bytes[s->me];
-    s->win = runtime::window::allocate(runtime::world_comm(), bytes, sizeof(T), every_bytes);
+    s->win = runtime::allocate_world_window(bytes, sizeof(T), every_bytes);
     s->data = std::span<T>(static_cast<T*>(s->win.base()), bytes / sizeof(T));
     s->mapped = detail::mapped_parts<T>(s->win);
     std::uninitialized_fill(s->data.begin(), s->data.end(), initial);

@@ -21,6 +21,7 @@ info window_hints::to_info() const {
   if (ops) out.set("accumulate_ops", *ops == accumulate_ops::same_op ? "same_op" : "same_op_no_op");
   if (same_size) out.set("same_size", text(*same_size));
   if (same_disp_unit) out.set("same_disp_unit", text(*same_disp_unit));
+  if (shared_noncontig) out.set("alloc_shared_noncontig", text(*shared_noncontig));
   return out;
 }
 

@@ -59,8 +59,7 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   report(MPI_Win_flush_all(s->win), "MPI_Win_flush_all", s->rank);
   report(MPI_Win_sync(s->win), "MPI_Win_sync", s->rank);
   report(MPI_Barrier(s->comm), "MPI_Barrier", s->rank);
-  clear_pending(*s);
-  reset_staging(*s);
+  s->completed();
   auto& pool = kept();
   if (pool.size() == most_windows) {
     free_kept(*pool.front());
@@ -69,6 +68,8 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   pool.push_back(std::move(s));
   return true;
 }
+
+std::size_t kept_count() noexcept { return kept().size(); }
 
 void drain() noexcept {
   auto& pool = kept();

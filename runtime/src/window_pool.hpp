@@ -2,9 +2,8 @@
 // Windows of destroyed containers, kept for the next container of the same shape.
 // MPI_Win_allocate + MPI_Win_free cost ~150 µs per window on Open MPI (a shared-memory segment
 // is created, mapped and unlinked each time); taking a kept window costs nothing, keeping one
-// a flush and a barrier. Only windows created with every process's size known (so all
-// processes agree on the shape without communication) on the library's world communicator are
-// kept. Every process makes the same calls in the same order (window creation and destruction
+// a flush and a barrier. Only container windows of the world team (world_window.hpp: every
+// process's size known, so all processes agree on the shape without communication) are kept. Every process makes the same calls in the same order (window creation and destruction
 // are collective), so every process's pool holds the same windows and takes the same one.
 
 #include <pgas/runtime/window.hpp>
@@ -27,6 +26,9 @@ namespace pgas::runtime::window_pool {
 /// process's operations on it (this process's flush, then a barrier, as MPI_Win_free would).
 /// Returns false, leaving `s` alone, if it does not qualify. Collective when it returns true.
 [[nodiscard]] bool keep(std::unique_ptr<window_state>& s) noexcept;
+
+/// How many windows the pool keeps now. Local.
+[[nodiscard]] std::size_t kept_count() noexcept;
 
 /// Frees every kept window. Collective; the environment calls it before MPI_Finalize.
 void drain() noexcept;

@@ -2,14 +2,15 @@
 // What a window handle owns, shared by the runtime's window code and the window pool; private
 // to runtime/src.
 
+#include "pending_writes.hpp"
+#include "staging_area.hpp"
+
 #include <pgas/runtime/window.hpp>
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdio>
-#include <memory>
 #include <vector>
 
 namespace pgas::runtime {
@@ -22,8 +23,8 @@ struct window_state {
   int rank = 0;
   int ranks = 1;
   window_flavor flavor = window_flavor::allocate;
-  // Allocated on the library's world communicator with known sizes and no hints: the window
-  // pool may keep it for the next window of the same shape instead of freeing it.
+  // A container window of the world team (world_window.hpp): the window pool may keep it for
+  // the next window of the same shape instead of freeing it.
   bool poolable = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
@@ -34,21 +35,18 @@ struct window_state {
     std::size_t bytes;
   };
   std::vector<region> attached;
-  std::vector<unsigned char> pending;  // per target: a write not yet remotely complete
-  std::vector<int> pending_targets;    // the targets marked in `pending`
-  // Staged origin values: chunks reused after each completion; oversized values get their own.
-  static constexpr std::size_t chunk_bytes = 64 * 1024;
-  std::vector<std::unique_ptr<std::byte[]>> chunks;
-  std::vector<std::unique_ptr<std::byte[]>> oversized;
-  std::size_t chunk_index = 0;
-  std::size_t chunk_used = 0;
-  std::size_t staged_since_completion = 0;
+  pending_writes pending;
+  staging_area staging;
+
+  /// Nothing of this process's is in flight any more: no pending writes, staging reusable.
+  void completed() noexcept {
+    pending.clear_all();
+    staging.reset();
+  }
 };
 
-inline std::vector<window_state*>& live_windows() {
-  static std::vector<window_state*> windows;
-  return windows;
-}
+/// Every window handle alive in this process (not the pool's kept windows), for sync points.
+std::vector<window_state*>& live_windows();
 
 inline bool mpi_running() noexcept {
   int initialized = 0;
@@ -65,22 +63,7 @@ inline void report(int code, const char* call, int rank) noexcept {
   }
 }
 
-inline void reset_staging(window_state& s) noexcept {
-  s.chunk_index = 0;
-  s.chunk_used = 0;
-  s.oversized.clear();
-  s.staged_since_completion = 0;
-}
-
-inline void clear_pending(window_state& s) noexcept {
-  for (int t : s.pending_targets) s.pending[static_cast<std::size_t>(t)] = 0;
-  s.pending_targets.clear();
-}
-
-inline void clear_pending(window_state& s, int target) noexcept {
-  if (s.pending[static_cast<std::size_t>(target)] == 0) return;
-  s.pending[static_cast<std::size_t>(target)] = 0;
-  s.pending_targets.erase(std::find(s.pending_targets.begin(), s.pending_targets.end(), target));
-}
+/// Throws usage_error unless 0 <= target < s.ranks.
+void require_rank(const window_state& s, int target);
 
 }  // namespace pgas::runtime

@@ -9,12 +9,17 @@ function(pgas_run_at test target np)
                        ENVIRONMENT "${PGAS_TEST_ENVIRONMENT};${ARGN}")
 endfunction()
 
-# pgas_add_mpi_test(<name> <sources>...): one test binary, registered in CTest at 1, 2, 3 and 4
-# images as <name>.np<p>.
+# pgas_add_mpi_test(<name> <sources>... [IMAGES <p>...]): one test binary, registered in CTest
+# as <name>.np<p> at 1, 2, 3 and 4 images, or at the IMAGES given (tests about peers, which
+# would have nothing to check alone).
 function(pgas_add_mpi_test name)
-  add_executable(${name} ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "IMAGES")
+  if(NOT arg_IMAGES)
+    set(arg_IMAGES 1 2 3 4)
+  endif()
+  add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE pgas::algorithms pgas_test_main pgas_warnings)
-  foreach(np 1 2 3 4)
+  foreach(np ${arg_IMAGES})
     pgas_run_at(${name}.np${np} ${name} ${np})
   endforeach()
 endfunction()

@@ -1,5 +1,5 @@
 // global_ref: accumulates and atomics from every image on one element and on random elements
-// give exact totals; futures; the issue's example program.
+// give exact totals; futures; a short program mixing every kind of access.
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
@@ -142,7 +142,7 @@ TEST(Futures, async_put_is_complete_by_the_next_sync_point_without_waiting) {
   pgas::sync_all();
 }
 
-TEST(Example, the_issue_program_runs) {
+TEST(Example, a_program_mixing_writes_accumulates_atomics_and_coarrays_runs) {
   pgas::array<long> a(1000);
   pgas::array<long, pgas::cyclic> c(1000);
   pgas::array<long, pgas::block_cyclic> d(1000, pgas::block_cyclic(16));

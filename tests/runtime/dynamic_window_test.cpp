@@ -36,7 +36,7 @@ TEST(DynamicWindow, attach_publish_remote_put_by_address_detach) {
   ASSERT_EQ(addresses.size(), static_cast<std::size_t>(images()));
   sync();
   const int next = (me() + 1) % images();
-  // On a dynamic window the displacement is the target's absolute address (page 003).
+  // On a dynamic window the displacement is the target's absolute address (MPI-4.1 §12.2.4).
   const MPI_Aint fifth = MPI_Aint_add(addresses[static_cast<std::size_t>(next)], 5 * sizeof(long));
   pgas::runtime::put_value(w, 500L + me(), next, fifth);
   pgas::runtime::accumulate_value(w, 1L, next, addresses[static_cast<std::size_t>(next)],

@@ -5,6 +5,7 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
+#include <pgas/runtime/world_window.hpp>
 
 #include <gtest/gtest.h>
 
@@ -170,49 +171,57 @@ TEST(WindowHints, typed_hints_are_accepted_by_mpi) {
 
 }  // namespace
 
-// Windows whose every size is known are kept when released and given to the next window of the
-// same shape, with nobody's earlier writes landing in it afterwards.
+// Container windows of the world team (allocate_world_window) are kept when released and given
+// to the next window of the same shape.
 namespace {
 
-window allocate_longs(std::size_t per_image, const pgas::runtime::window_hints& hints = {}) {
+window world_longs(std::size_t per_image) {
   const std::vector<std::size_t> every(static_cast<std::size_t>(images()), per_image * sizeof(long));
-  return window::allocate(pgas::runtime::world_comm(), per_image * sizeof(long), sizeof(long), every, hints);
+  return pgas::runtime::allocate_world_window(per_image * sizeof(long), sizeof(long), every);
 }
 
 TEST(WindowPool, a_released_window_is_reused_by_the_next_of_the_same_shape_only) {
   void* first = nullptr;
   {
-    window w = allocate_longs(32);
+    window w = world_longs(32);
     first = w.base();
   }
   // The kept window stays allocated, so a window not handed it lies elsewhere.
-  pgas::runtime::window_hints hints;
-  hints.same_size = true;
-  window hinted = allocate_longs(32, hints);  // hints make a different window: not handed it
-  EXPECT_NE(hinted.base(), first);
-  window other = allocate_longs(33);  // nor is a different shape
+  const std::vector<std::size_t> every(static_cast<std::size_t>(images()), 32 * sizeof(long));
+  window plain = window::allocate(pgas::runtime::world_comm(), 32 * sizeof(long), sizeof(long), every);
+  EXPECT_NE(plain.base(), first);  // not a container window: never handed a kept one
+  window other = world_longs(33);  // nor is a different shape
   EXPECT_NE(other.base(), first);
   EXPECT_EQ(other.size(), 33 * sizeof(long));
-  window same = allocate_longs(32);
+  window same = world_longs(32);
   EXPECT_EQ(same.base(), first);
   EXPECT_EQ(same.size(), 32 * sizeof(long));
 }
 
-TEST(WindowPool, writes_issued_before_release_never_land_in_the_reused_window) {
+TEST(WindowPool, writes_issued_before_release_have_all_landed_when_reused_and_none_land_later) {
+  constexpr std::size_t n = 64;
   for (int round = 0; round < 50; ++round) {
+    void* released = nullptr;
     {
-      window w = allocate_longs(64);
+      window w = world_longs(n);
+      released = w.base();
       // Every image fills its right neighbour's part and releases without any sync point.
-      std::vector<long> ones(64, round + 1);
-      pgas::runtime::put(w, std::span<const long>(ones), (me() + 1) % images(), 0);
+      std::vector<long> values(n);
+      for (std::size_t k = 0; k < n; ++k) values[k] = 1000L * round + static_cast<long>(k);
+      pgas::runtime::put(w, std::span<const long>(values), (me() + 1) % images(), 0);
     }
-    window w = allocate_longs(64);
+    window w = world_longs(n);
+    ASSERT_EQ(w.base(), released) << "the pool did not hand the window back";
     auto* mine = static_cast<long*>(w.base());
-    std::fill_n(mine, 64, 0L);
+    // Read before anything is written: every put issued before the release is already here,
+    // none partly (the pool completes them before it hands the window out).
+    for (std::size_t k = 0; k < n; ++k) {
+      ASSERT_EQ(mine[k], 1000L * round + static_cast<long>(k)) << "round " << round << ", element " << k;
+    }
+    // And nothing of those puts lands after the new owner's own writes.
+    std::fill_n(mine, n, -1L);
     pgas::runtime::sync_all(pgas::runtime::world_comm());
-    long sum = 0;
-    for (int k = 0; k < 64; ++k) sum += mine[k];
-    EXPECT_EQ(sum, 0) << "round " << round;
+    for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(mine[k], -1L) << "round " << round;
     pgas::runtime::sync_all(pgas::runtime::world_comm());
   }
 }

@@ -42,12 +42,15 @@ struct window_hints {
   std::optional<accumulate_ops> ops;
   std::optional<bool> same_size;       ///< every process exposes the same number of bytes
   std::optional<bool> same_disp_unit;  ///< every process uses the same disp_unit
+  /// Shared windows only: each process's part on its own pages, first touched by its owner,
+  /// rather than all parts in one contiguous block (alloc_shared_noncontig).
+  std::optional<bool> shared_noncontig;
 
   /// The hints as an MPI_Info (MPI_INFO_NULL when none is set). Local.
   [[nodiscard]] info to_info() const;
   /// True when no hint is set. Local.
   [[nodiscard]] bool none_set() const noexcept {
-    return !no_locks && !ordering && !ops && !same_size && !same_disp_unit;
+    return !no_locks && !ordering && !ops && !same_size && !same_disp_unit && !shared_noncontig;
   }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // One-sided operations on a window: put, get, accumulates, atomics, request-based and strided
 // transfers. Displacements are in units of the target's disp_unit; on a dynamic window they are
-// the absolute addresses the target published (reference pages 003 and 004).
+// the absolute addresses the target published (MPI-4.1 §12.2.4, §12.3.1).
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>

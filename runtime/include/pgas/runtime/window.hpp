@@ -13,7 +13,7 @@
 
 namespace pgas::runtime {
 
-/// How the window's memory came to be (MPI_WIN_CREATE_FLAVOR, reference page 001).
+/// How the window's memory came to be (MPI_WIN_CREATE_FLAVOR, MPI-4.1 §12.2.6).
 enum class window_flavor { create, allocate, shared, dynamic };
 /// MPI_WIN_MODEL: whether public and private copies of window memory are one (unified).
 enum class memory_model { separate, unified };
@@ -27,7 +27,7 @@ struct window_state;
 class window {
  public:
   /// Collective over comm. Exposes `bytes` (may be 0, may differ per process) of memory that
-  /// the window allocates with MPI_Alloc_mem (reference page 000 advises it) and owns.
+  /// the window allocates with MPI_Alloc_mem (which MPI-4.1 §12.2.1 advises for windows) and owns.
   [[nodiscard]] static window create(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                      const window_hints& hints = {});
   /// Collective over comm. Exposes caller memory [base, base + bytes), which must outlive the
@@ -39,8 +39,6 @@ class window {
                                        const window_hints& hints = {});
   /// Collective over comm. As above, when every process can compute every process's size
   /// (`every_rank_bytes`, indexed by rank, all with this disp_unit): skips their exchange.
-  /// Over the library's world communicator on one node (world_shares_memory()) the window is
-  /// allocated with MPI_Win_allocate_shared, so mapped_bases() reaches every peer.
   [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                        const std::vector<std::size_t>& every_rank_bytes,
                                        const window_hints& hints = {});
@@ -48,8 +46,12 @@ class window {
   /// reachable by plain loads and stores through shared_query().
   [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                               const window_hints& hints = {});
+  /// The same, when every process's size is known (as for allocate above).
+  [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                              const std::vector<std::size_t>& every_rank_bytes,
+                                              const window_hints& hints = {});
   /// Collective over comm. A window without memory: regions are attached and detached locally,
-  /// and targets are addressed by the absolute address the target published (page 003).
+  /// and targets are addressed by the absolute address the target published (MPI-4.1 §12.2.4).
   [[nodiscard]] static window create_dynamic(MPI_Comm comm, const window_hints& hints = {});
 
   window() noexcept;  ///< an empty handle, as a moved-from window is
@@ -70,7 +72,7 @@ class window {
   [[nodiscard]] int rank() const;
   [[nodiscard]] int ranks() const;
 
-  /// Attributes read back from MPI (reference page 001). Local.
+  /// Attributes read back from MPI (MPI-4.1 §12.2.6). Local.
   [[nodiscard]] void* base() const;
   [[nodiscard]] std::size_t size() const;
   [[nodiscard]] int disp_unit() const;
@@ -169,6 +171,9 @@ class window {
   static window finish_creation(std::unique_ptr<window_state> s, std::size_t bytes, int disp_unit,
                                 window_flavor flavor,
                                 const std::vector<std::size_t>* every_rank_bytes = nullptr);
+  // Decides the flavor and the pooling of container windows (world_window.hpp).
+  friend window allocate_world_window(std::size_t bytes, int disp_unit,
+                                      const std::vector<std::size_t>& every_rank_bytes);
   window_state& state() const;
   void release() noexcept;
   std::unique_ptr<window_state> s_;
@@ -179,5 +184,8 @@ class window {
 void complete_all_windows();
 /// MPI_Win_sync on every live window in the passive epoch. Local.
 void sync_all_window_memory();
+/// How many MPI windows this process holds now: live handles and the ones the pool keeps for
+/// reuse. What a leak of windows would make grow. Local.
+[[nodiscard]] std::size_t open_windows();
 
 }  // namespace pgas::runtime

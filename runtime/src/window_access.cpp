@@ -1,0 +1,66 @@
+// What each one-sided operation asks of its window before it is issued: the target and the
+// bytes checked against what the target exposes, the write noted, earlier writes completed
+// before a read, and room for staged values.
+#include <pgas/runtime/window.hpp>
+
+#include "window_state.hpp"
+
+#include <pgas/runtime/error.hpp>
+
+#include <string>
+
+namespace pgas::runtime {
+
+namespace {
+
+// Throws usage_error for a rank outside the window, out_of_range for bytes past what `target`
+// exposes at `disp`. Called for every operation: no division on the way.
+void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_t bytes) {
+  require_rank(s, target);
+  if (s.flavor == window_flavor::dynamic) return;  // addresses: only the target knows its regions
+  const auto t = static_cast<std::size_t>(target);
+  // The target address is base + disp x the *target's* disp_unit (MPI-4.1 §12.3.1).
+  const auto unit = static_cast<std::size_t>(s.disp_units[t]);
+  std::size_t offset = 0;
+  if (disp < 0 || __builtin_mul_overflow(static_cast<std::size_t>(disp), unit, &offset) ||
+      bytes > s.sizes[t] || offset > s.sizes[t] - bytes) {
+    throw out_of_range("displacement " + std::to_string(disp) + " (disp_unit " +
+                       std::to_string(unit) + ") plus " + std::to_string(bytes) +
+                       " bytes is outside the " + std::to_string(s.sizes[t]) +
+                       " bytes image " + std::to_string(target) + " exposes");
+  }
+}
+
+}  // namespace
+
+window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  check_exposure(s, target, disp, bytes);
+  s.pending.mark(target);
+  return {s.win, s.mode == epoch::passive};
+}
+
+void window::loading_from(const char* what, int target) {
+  window_state& s = state();
+  if (s.mode != epoch::passive) require_passive(what);
+  require_rank(s, target);
+  if (s.pending.at(target)) flush(target);
+}
+
+MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+  loading_from(what, target);
+  const window_state& s = state();
+  check_exposure(s, target, disp, bytes);
+  return s.win;
+}
+
+void window::note_write(int target) { state().pending.mark(target); }
+
+void* window::staging_slot(std::size_t bytes) {
+  window_state& s = state();
+  // Bound the memory held for values not yet completed: complete them all now and then.
+  if (s.staging.full_for(bytes) && s.mode == epoch::passive) flush_local_all();
+  return s.staging.take(bytes);
+}
+
+}  // namespace pgas::runtime

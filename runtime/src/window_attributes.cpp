@@ -1,0 +1,104 @@
+// What a window says about itself: MPI's attributes, and what each peer exposes.
+#include <pgas/runtime/window.hpp>
+
+#include "window_state.hpp"
+
+#include <pgas/runtime/error.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace pgas::runtime {
+
+namespace {
+
+template <class T>
+T attribute(MPI_Win win, int key, const char* name) {
+  void* value = nullptr;
+  int found = 0;
+  check(MPI_Win_get_attr(win, key, &value, &found), "MPI_Win_get_attr");
+  if (found == 0) throw usage_error(std::string("window attribute ") + name + " is not set");
+  if constexpr (std::is_pointer_v<T>) {
+    return static_cast<T>(value);  // MPI_WIN_BASE is the base address itself
+  } else {
+    return static_cast<T>(*static_cast<T*>(value));  // the others point to the value
+  }
+}
+
+void require_static_exposure(const window_state& s, const char* what) {
+  if (s.flavor == window_flavor::dynamic) {
+    throw usage_error(std::string(what) + " is not known for a dynamic window");
+  }
+}
+
+}  // namespace
+
+void require_rank(const window_state& s, int target) {
+  if (target < 0 || target >= s.ranks) {
+    throw usage_error("target image " + std::to_string(target) + " does not exist; the window has " +
+                      std::to_string(s.ranks) + " images");
+  }
+}
+
+MPI_Comm window::comm() const { return state().comm; }
+int window::rank() const { return state().rank; }
+int window::ranks() const { return state().ranks; }
+
+void* window::base() const { return attribute<void*>(state().win, MPI_WIN_BASE, "MPI_WIN_BASE"); }
+std::size_t window::size() const {
+  return static_cast<std::size_t>(attribute<MPI_Aint>(state().win, MPI_WIN_SIZE, "MPI_WIN_SIZE"));
+}
+int window::disp_unit() const { return attribute<int>(state().win, MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
+window_flavor window::flavor() const {
+  switch (attribute<int>(state().win, MPI_WIN_CREATE_FLAVOR, "MPI_WIN_CREATE_FLAVOR")) {
+    case MPI_WIN_FLAVOR_CREATE: return window_flavor::create;
+    case MPI_WIN_FLAVOR_ALLOCATE: return window_flavor::allocate;
+    case MPI_WIN_FLAVOR_SHARED: return window_flavor::shared;
+    default: return window_flavor::dynamic;
+  }
+}
+memory_model window::model() const {
+  return attribute<int>(state().win, MPI_WIN_MODEL, "MPI_WIN_MODEL") == MPI_WIN_UNIFIED
+             ? memory_model::unified
+             : memory_model::separate;
+}
+group window::get_group() const {
+  MPI_Group g = MPI_GROUP_NULL;
+  check(MPI_Win_get_group(state().win, &g), "MPI_Win_get_group");
+  return group{g};
+}
+
+std::size_t window::size_of(int target) const {
+  const window_state& s = state();
+  require_static_exposure(s, "the exposed size");
+  require_rank(s, target);
+  return s.sizes[static_cast<std::size_t>(target)];
+}
+
+int window::disp_unit_of(int target) const {
+  const window_state& s = state();
+  require_static_exposure(s, "the disp_unit of a peer");
+  require_rank(s, target);
+  return s.disp_units[static_cast<std::size_t>(target)];
+}
+
+window::shared_segment window::shared_query(int target) const {
+  const window_state& s = state();
+  if (s.flavor != window_flavor::shared) throw usage_error("shared_query needs an allocate_shared window");
+  require_rank(s, target);
+  MPI_Aint bytes = 0;
+  int unit = 0;
+  void* base = nullptr;
+  check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
+  return {base, static_cast<std::size_t>(bytes), unit};
+}
+
+std::vector<void*> window::mapped_bases() const {
+  const window_state& s = state();
+  if (s.flavor != window_flavor::shared) return {};
+  std::vector<void*> out;
+  for (int r = 0; r < s.ranks; ++r) out.push_back(shared_query(r).base);
+  return out;
+}
+
+}  // namespace pgas::runtime

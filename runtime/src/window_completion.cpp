@@ -1,0 +1,40 @@
+// Completion across every window of the process: what the sync points do.
+#include <pgas/runtime/window.hpp>
+
+#include "window_pool.hpp"
+#include "window_state.hpp"
+
+#include <pgas/runtime/error.hpp>
+
+namespace pgas::runtime {
+
+std::vector<window_state*>& live_windows() {
+  static std::vector<window_state*> windows;
+  return windows;
+}
+
+void complete_all_windows() {
+  for (window_state* s : live_windows()) {
+    if (s->mode != epoch::passive) continue;
+    // Only writes need completing here (reads completed when they returned); one target is
+    // cheaper to flush alone than all of them.
+    const std::vector<int>& targets = s->pending.targets();
+    if (targets.size() == 1) {
+      check(MPI_Win_flush(targets.front(), s->win), "MPI_Win_flush");
+    } else if (!targets.empty()) {
+      check(MPI_Win_flush_all(s->win), "MPI_Win_flush_all");
+    }
+    s->completed();
+    check(MPI_Win_sync(s->win), "MPI_Win_sync");
+  }
+}
+
+void sync_all_window_memory() {
+  for (window_state* s : live_windows()) {
+    if (s->mode == epoch::passive) check(MPI_Win_sync(s->win), "MPI_Win_sync");
+  }
+}
+
+std::size_t open_windows() { return live_windows().size() + window_pool::kept_count(); }
+
+}  // namespace pgas::runtime

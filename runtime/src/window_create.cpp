@@ -1,0 +1,197 @@
+// Window creation in the four flavors, and what every new window gets: its error handler, its
+// peers' exposure, its passive epoch.
+#include <pgas/runtime/window.hpp>
+
+#include "window_state.hpp"
+
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <sys/sysinfo.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace pgas::runtime {
+
+window window::finish_creation(std::unique_ptr<window_state> s, std::size_t bytes,
+                               int disp_unit, window_flavor flavor,
+                               const std::vector<std::size_t>* every_rank_bytes) {
+  s->flavor = flavor;
+  // A new window starts with MPI_ERRORS_ARE_FATAL, not with the communicator's handler.
+  check(MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  check(MPI_Comm_rank(s->comm, &s->rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(s->comm, &s->ranks), "MPI_Comm_size");
+  s->pending.reset_for(s->ranks);
+  if (every_rank_bytes != nullptr) {
+    // The caller computed everyone's exposure (from a distribution): no exchange needed.
+    s->sizes = *every_rank_bytes;
+    s->disp_units.assign(s->sizes.size(), disp_unit);
+  } else if (flavor != window_flavor::dynamic) {
+    // Every process learns what every other exposes, so a bad displacement is caught here
+    // instead of corrupting a peer's memory (MPI does not check it).
+    const long long mine[2] = {static_cast<long long>(bytes), disp_unit};
+    std::vector<long long> all(2 * static_cast<std::size_t>(s->ranks));
+    check(MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm),
+          "MPI_Allgather");
+    for (int r = 0; r < s->ranks; ++r) {
+      s->sizes.push_back(static_cast<std::size_t>(all[2 * static_cast<std::size_t>(r)]));
+      s->disp_units.push_back(static_cast<int>(all[2 * static_cast<std::size_t>(r) + 1]));
+    }
+  }
+  window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
+  w.state().mode = epoch::passive;
+  live_windows().push_back(&w.state());
+  return w;
+}
+
+namespace {
+
+void require_positive_disp_unit(int disp_unit) {
+  if (disp_unit <= 0) {
+    throw usage_error("disp_unit must be positive, got " + std::to_string(disp_unit));
+  }
+}
+
+// RAM plus swap: no single process can be given more, so a larger request is a mistake (an
+// overflowed size), not a shortage.
+std::size_t machine_memory_bytes() noexcept {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return SIZE_MAX;
+  return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
+}
+
+std::string too_large(std::size_t bytes, std::size_t memory) {
+  return "a window of " + std::to_string(bytes) + " bytes on one process is more than the " +
+         std::to_string(memory) + " bytes of memory the machine has";
+}
+
+// Refuses, on every process alike, memory no process could get. Without this one process's
+// allocation fails and returns while the others wait in the collective creation for ever.
+void require_allocatable(std::size_t bytes, MPI_Comm comm) {
+  const std::size_t memory = machine_memory_bytes();
+  if (everyone(bytes <= memory, comm)) return;
+  throw usage_error(bytes <= memory ? "another process asked for a window larger than its machine's memory"
+                                    : too_large(bytes, memory));
+}
+
+std::unique_ptr<window_state> new_state(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) throw usage_error("a window needs a communicator, got MPI_COMM_NULL");
+  auto s = std::make_unique<window_state>();
+  s->comm = comm;
+  return s;
+}
+
+// The checks of a creation where every process's size is known locally: the list fits comm
+// and names `bytes` for this process, and no size passes the machine's memory. No
+// communication, and every process decides alike.
+void require_known_shape(MPI_Comm comm, std::size_t bytes,
+                         const std::vector<std::size_t>& every_rank_bytes) {
+  int rank = 0;
+  int size = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (every_rank_bytes.size() != static_cast<std::size_t>(size) ||
+      every_rank_bytes[static_cast<std::size_t>(rank)] != bytes) {
+    throw usage_error("window::allocate: every_rank_bytes must list each process's size, this "
+                      "process's being `bytes`");
+  }
+  const std::size_t memory = machine_memory_bytes();
+  for (std::size_t b : every_rank_bytes) {
+    if (b > memory) throw usage_error(too_large(b, memory));
+  }
+}
+
+// MPI_Win_allocate or MPI_Win_allocate_shared into a new state.
+std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                                        const window_hints& hints, bool shared) {
+  auto s = new_state(comm);
+  void* base = nullptr;
+  const info i = hints.to_info();
+  if (shared) {
+    check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base,
+                                  &s->win),
+          "MPI_Win_allocate_shared");
+  } else {
+    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base, &s->win),
+          "MPI_Win_allocate");
+  }
+  return s;
+}
+
+}  // namespace
+
+window window::create(MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
+  void* memory = nullptr;
+  if (bytes > 0) check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &memory), "MPI_Alloc_mem");
+  std::unique_ptr<window_state> s;
+  try {
+    s = new_state(comm);
+  } catch (...) {
+    if (memory != nullptr) MPI_Free_mem(memory);
+    throw;
+  }
+  s->owned_memory = memory;  // freed by release() from here on
+  const int err = MPI_Win_create(memory, static_cast<MPI_Aint>(bytes), disp_unit,
+                                 hints.to_info().native(), comm, &s->win);
+  if (err != MPI_SUCCESS) {
+    if (memory != nullptr) MPI_Free_mem(memory);
+    check(err, "MPI_Win_create");
+  }
+  return finish_creation(std::move(s), bytes, disp_unit, window_flavor::create);
+}
+
+window window::create(MPI_Comm comm, void* base, std::size_t bytes, int disp_unit,
+                      const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  if (base == nullptr && bytes > 0) throw usage_error("window::create given a null base for a non-empty region");
+  auto s = new_state(comm);
+  check(MPI_Win_create(base, static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
+                       &s->win),
+        "MPI_Win_create");
+  return finish_creation(std::move(s), bytes, disp_unit, window_flavor::create);
+}
+
+window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
+  return finish_creation(allocated(comm, bytes, disp_unit, hints, false), bytes, disp_unit,
+                         window_flavor::allocate);
+}
+
+window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                        const std::vector<std::size_t>& every_rank_bytes, const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  require_known_shape(comm, bytes, every_rank_bytes);
+  return finish_creation(allocated(comm, bytes, disp_unit, hints, false), bytes, disp_unit,
+                         window_flavor::allocate, &every_rank_bytes);
+}
+
+window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                               const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  require_allocatable(bytes, comm);
+  return finish_creation(allocated(comm, bytes, disp_unit, hints, true), bytes, disp_unit,
+                         window_flavor::shared);
+}
+
+window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                               const std::vector<std::size_t>& every_rank_bytes,
+                               const window_hints& hints) {
+  require_positive_disp_unit(disp_unit);
+  require_known_shape(comm, bytes, every_rank_bytes);
+  return finish_creation(allocated(comm, bytes, disp_unit, hints, true), bytes, disp_unit,
+                         window_flavor::shared, &every_rank_bytes);
+}
+
+window window::create_dynamic(MPI_Comm comm, const window_hints& hints) {
+  auto s = new_state(comm);
+  check(MPI_Win_create_dynamic(hints.to_info().native(), comm, &s->win), "MPI_Win_create_dynamic");
+  return finish_creation(std::move(s), 0, 1, window_flavor::dynamic);
+}
+
+}  // namespace pgas::runtime

@@ -1,0 +1,121 @@
+// Epochs and completion on one window: flushes in the passive epoch, and the fence and
+// neighbourhood phases that leave it for a while (MPI-4.1 §12.5).
+#include <pgas/runtime/window.hpp>
+
+#include "window_state.hpp"
+
+#include <pgas/runtime/error.hpp>
+
+#include <string>
+
+namespace pgas::runtime {
+
+void window::flush(int target) {
+  window_state& s = state();
+  require_passive("flush");
+  require_rank(s, target);
+  check(MPI_Win_flush(target, s.win), "MPI_Win_flush");
+  s.pending.clear(target);
+}
+
+void window::flush_all() {
+  window_state& s = state();
+  require_passive("flush_all");
+  check(MPI_Win_flush_all(s.win), "MPI_Win_flush_all");
+  s.completed();
+}
+
+void window::flush_local(int target) {
+  window_state& s = state();
+  require_passive("flush_local");
+  require_rank(s, target);
+  check(MPI_Win_flush_local(target, s.win), "MPI_Win_flush_local");
+}
+
+void window::flush_local_all() {
+  window_state& s = state();
+  require_passive("flush_local_all");
+  check(MPI_Win_flush_local_all(s.win), "MPI_Win_flush_local_all");
+  s.staging.reset();
+}
+
+void window::sync_memory() {
+  window_state& s = state();
+  // MPI_Win_sync is only valid inside a passive-target epoch.
+  if (s.mode == epoch::passive) check(MPI_Win_sync(s.win), "MPI_Win_sync");
+}
+
+namespace {
+// Leaves the passive epoch; what was issued in it completes with the unlock.
+void leave_passive(window_state& s) {
+  check(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all");
+  s.mode = epoch::none;
+  s.completed();
+}
+// Back to the passive epoch after a phase's last synchronisation.
+void return_to_passive(window_state& s) {
+  s.mode = epoch::none;
+  s.staging.reset();
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, s.win), "MPI_Win_lock_all");
+  s.mode = epoch::passive;
+}
+}  // namespace
+
+void window::begin_fence_phase() {
+  window_state& s = state();
+  require_passive("begin_fence_phase");
+  leave_passive(s);
+  check(MPI_Win_fence(MPI_MODE_NOPRECEDE, s.win), "MPI_Win_fence");
+  s.mode = epoch::fence;
+}
+
+void window::fence() {
+  window_state& s = state();
+  if (s.mode != epoch::fence) throw usage_error("fence() outside a fence phase");
+  check(MPI_Win_fence(0, s.win), "MPI_Win_fence");
+  s.staging.reset();
+}
+
+void window::end_fence_phase() {
+  window_state& s = state();
+  if (s.mode != epoch::fence) throw usage_error("end_fence_phase() outside a fence phase");
+  check(MPI_Win_fence(MPI_MODE_NOSUCCEED, s.win), "MPI_Win_fence");
+  return_to_passive(s);
+}
+
+void window::begin_neighbourhood_phase(const std::vector<int>& targets,
+                                       const std::vector<int>& origins) {
+  window_state& s = state();
+  require_passive("begin_neighbourhood_phase");
+  for (int r : targets) require_rank(s, r);
+  for (int r : origins) require_rank(s, r);
+  const group all = get_group();
+  const group exposure = group::include(all.native(), origins);
+  const group accessed = group::include(all.native(), targets);
+  leave_passive(s);
+  // Post before start: a process waiting in start for its targets' posts must already have
+  // posted its own exposure, or two neighbours could wait for each other.
+  check(MPI_Win_post(exposure.native(), 0, s.win), "MPI_Win_post");
+  check(MPI_Win_start(accessed.native(), 0, s.win), "MPI_Win_start");
+  s.mode = epoch::neighbourhood;
+}
+
+void window::end_neighbourhood_phase() {
+  window_state& s = state();
+  if (s.mode != epoch::neighbourhood) throw usage_error("end_neighbourhood_phase() outside a neighbourhood phase");
+  check(MPI_Win_complete(s.win), "MPI_Win_complete");
+  check(MPI_Win_wait(s.win), "MPI_Win_wait");
+  return_to_passive(s);
+}
+
+bool window::in_passive_epoch() const { return state().mode == epoch::passive; }
+
+void window::require_passive(const char* what) const {
+  if (state().mode != epoch::passive) {
+    throw usage_error(std::string(what) +
+                      " needs the window's passive epoch; it is not available inside a fence or "
+                      "neighbourhood phase");
+  }
+}
+
+}  // namespace pgas::runtime

@@ -1,0 +1,31 @@
+#include <pgas/runtime/world_window.hpp>
+
+#include "window_pool.hpp"
+#include "window_state.hpp"
+
+#include <pgas/runtime/environment.hpp>
+
+#include <utility>
+
+namespace pgas::runtime {
+
+window allocate_world_window(std::size_t bytes, int disp_unit,
+                             const std::vector<std::size_t>& every_rank_bytes) {
+  const MPI_Comm world = world_comm();
+  if (auto kept = window_pool::take(world, every_rank_bytes, disp_unit)) {
+    live_windows().push_back(kept.get());
+    return window{std::move(kept)};
+  }
+  window w;
+  if (world_shares_memory()) {
+    window_hints hints;
+    hints.shared_noncontig = true;  // each part first touched by its owner, not one block
+    w = window::allocate_shared(world, bytes, disp_unit, every_rank_bytes, hints);
+  } else {
+    w = window::allocate(world, bytes, disp_unit, every_rank_bytes);
+  }
+  w.state().poolable = true;
+  return w;
+}
+
+}  // namespace pgas::runtime
