@@ -2,26 +2,29 @@
 // What makes a range distributed: every image sees its own local part, knows each local
 // element's global index, and can tell whether two ranges are laid out alike (aligned).
 
+#include <pgas/distribution.hpp>
+
 #include <concepts>
 #include <cstddef>
 #include <range/v3/range/concepts.hpp>
 
 namespace pgas {
 
-/// How a distributed range is laid over the images: its distribution (kind and parameter over
-/// `extent` elements of the underlying container) and the window [start, start + size) of that
-/// container it covers. Two ranges with equal layouts hold the same global indices on the same
+/// How a distributed range is laid over the images: its distribution (kind, parameter and cut
+/// digest, as the distribution reports them, over `extent` elements of the underlying
+/// container) and the window [start, start + size) of that container it covers. Two ranges with equal layouts hold the same global indices on the same
 /// images at the same local positions, so algorithms may pair their local parts directly.
 struct layout {
-  int kind = 0;
+  distribution_kind kind = distribution_kind::block;
   std::size_t parameter = 0;
+  std::size_t cut_digest = 0;
   std::size_t extent = 0;
   std::size_t start = 0;
   std::size_t size = 0;
   friend bool operator==(const layout&, const layout&) = default;
   /// True when global order is image 0's local part, then image 1's, and so on (a block layout
   /// over a whole container, or a piece of one). Scans and sorts rely on it.
-  [[nodiscard]] bool image_ordered() const noexcept { return kind == 0; }
+  [[nodiscard]] bool image_ordered() const noexcept { return kind == distribution_kind::block; }
 };
 
 /// A range every image holds a part of. `local()` is this image's part in local order, and

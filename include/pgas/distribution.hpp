@@ -12,6 +12,10 @@
 
 namespace pgas {
 
+/// Which family a distribution belongs to, for layout comparisons: block (and sized_blocks,
+/// which is image-ordered like block), cyclic, block_cyclic.
+enum class distribution_kind { block, cyclic, block_cyclic };
+
 /// What every distribution offers; all of it is local, pure index arithmetic.
 template <class D>
 concept distribution = std::copyable<D> && requires(const D d, std::size_t i, std::size_t img) {
@@ -23,8 +27,9 @@ concept distribution = std::copyable<D> && requires(const D d, std::size_t i, st
   { d.local_size(img) } -> std::same_as<std::size_t>;
   { d.global_index(img, i) } -> std::same_as<std::size_t>;
   { d.run_end(i) } -> std::same_as<std::size_t>;
-  { d.kind() } -> std::same_as<int>;
+  { d.kind() } -> std::same_as<distribution_kind>;
   { d.parameter() } -> std::same_as<std::size_t>;
+  { d.cut_digest() } -> std::same_as<std::size_t>;
 };
 
 /// Contiguous blocks, as even as possible: the first n % p images own one element more.
@@ -66,8 +71,11 @@ class block {
   [[nodiscard]] std::size_t first_of(std::size_t img) const noexcept {
     return img * small_ + std::min(img, big_count_);
   }
-  [[nodiscard]] int kind() const noexcept { return 0; }
+  [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::block; }
+  /// The block size for block_cyclic; 0 for the others.
   [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  /// A digest of given per-image sizes (sized_blocks); 0 where size and image count decide.
+  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
   [[nodiscard]] static std::string name() { return "block"; }
   friend bool operator==(const block&, const block&) noexcept = default;
 
@@ -111,8 +119,9 @@ class block_cyclic {
   [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept {
     return std::min(n_, (i / b_ + 1) * b_);
   }
-  [[nodiscard]] int kind() const noexcept { return 2; }
+  [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::block_cyclic; }
   [[nodiscard]] std::size_t parameter() const noexcept { return b_; }
+  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
   [[nodiscard]] std::string name() const { return "block_cyclic(" + std::to_string(b_) + ")"; }
   friend bool operator==(const block_cyclic&, const block_cyclic&) noexcept = default;
 
@@ -140,8 +149,9 @@ class cyclic {
     return offset * impl_.images() + img;
   }
   [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept { return i + 1; }
-  [[nodiscard]] int kind() const noexcept { return 1; }
+  [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::cyclic; }
   [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
   [[nodiscard]] static std::string name() { return "cyclic"; }
   friend bool operator==(const cyclic&, const cyclic&) noexcept = default;
 
@@ -158,11 +168,11 @@ class sized_blocks {
   explicit sized_blocks(const std::vector<std::size_t>& counts) : starts_{0} {
     for (std::size_t c : counts) starts_.push_back(starts_.back() + c);
     if (counts.empty()) starts_.push_back(0);
-    // An order-sensitive digest of the counts, so that differently cut ranges do not count as
-    // aligned; never 0, which is plain block's parameter.
+    // An order-sensitive digest of the counts (FNV-1a), so that differently cut ranges do not
+    // count as aligned; never 0, which is what distributions without given cuts say.
     std::uint64_t h = 1469598103934665603ULL;
     for (std::size_t c : counts) h = (h ^ c) * 1099511628211ULL;
-    signature_ = static_cast<std::size_t>(h | 1U);
+    digest_ = static_cast<std::size_t>(h | 1U);
   }
   /// The sizes are fixed already: returns itself. Local.
   [[nodiscard]] sized_blocks bind(std::size_t, std::size_t) const { return *this; }
@@ -183,13 +193,14 @@ class sized_blocks {
   [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept { return starts_[owner(i) + 1]; }
   [[nodiscard]] std::size_t first_of(std::size_t img) const noexcept { return starts_[img]; }
   /// Image-ordered, like block: global order is image 0's part, then image 1's, ...
-  [[nodiscard]] int kind() const noexcept { return 0; }
-  [[nodiscard]] std::size_t parameter() const noexcept { return signature_; }
+  [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::block; }
+  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  [[nodiscard]] std::size_t cut_digest() const noexcept { return digest_; }
   friend bool operator==(const sized_blocks&, const sized_blocks&) = default;
 
  private:
   std::vector<std::size_t> starts_;
-  std::size_t signature_ = 1;
+  std::size_t digest_ = 1;
 };
 
 static_assert(distribution<block>);

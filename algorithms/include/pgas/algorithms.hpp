@@ -11,6 +11,7 @@
 #include <pgas/algorithms/transform.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/views/enumerate.hpp>
+#include <pgas/views/local.hpp>
 #include <pgas/views/rows.hpp>
 #include <pgas/views/take_drop.hpp>
 #include <pgas/views/transform.hpp>

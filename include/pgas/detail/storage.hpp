@@ -30,8 +30,9 @@ namespace pgas::detail {
 template <class T, distribution Dist>
 void require_same_everywhere(const char* container, std::size_t n, const Dist& dist) {
   runtime::require_environment(container);
-  const long long mine[4] = {static_cast<long long>(n), dist.kind(),
+  const long long mine[5] = {static_cast<long long>(n), static_cast<long long>(dist.kind()),
                              static_cast<long long>(dist.parameter()),
+                             static_cast<long long>(dist.cut_digest()),
                              static_cast<long long>(sizeof(T))};
   if (!runtime::same_everywhere(mine, runtime::world_comm())) {
     throw usage_error(std::string(container) +
@@ -75,7 +76,7 @@ class storage {
   /// How the container is laid over the images, for alignment checks. Local.
   [[nodiscard]] pgas::layout layout() const {
     const Dist& d = state().dist;
-    return {d.kind(), d.parameter(), d.size(), 0, d.size()};
+    return {d.kind(), d.parameter(), d.cut_digest(), d.size(), 0, d.size()};
   }
   /// Every image's pieces, in global order. Local.
   [[nodiscard]] std::vector<segment> segments() const {

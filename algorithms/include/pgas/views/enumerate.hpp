@@ -2,6 +2,7 @@
 // pgas::views::enumerate: each element paired with its global index.
 
 #include <pgas/views/holder.hpp>
+#include <pgas/views/pipe.hpp>
 
 #include <range/v3/view/iota.hpp>
 #include <range/v3/view/transform.hpp>
@@ -33,10 +34,13 @@ class enumerate_view {
   detail::holder<R> base_;
 };
 
-/// Pairs every element with its global index. Local, lazy.
-template <distributed_range R>
-[[nodiscard]] auto enumerate(R&& r) {
-  return enumerate_view<R>(std::forward<R>(r));
-}
+/// enumerate(r) or r | enumerate: pairs every element with its global index. Local, lazy.
+struct enumerate_fn : detail::pipeable_view<enumerate_fn> {
+  template <distributed_range R>
+  [[nodiscard]] auto operator()(R&& r) const {
+    return enumerate_view<R>(std::forward<R>(r));
+  }
+};
+inline constexpr enumerate_fn enumerate{};
 
 }  // namespace pgas::views

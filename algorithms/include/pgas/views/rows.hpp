@@ -29,16 +29,23 @@ class rows_view {
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const { return m_->first_row() + k; }
   /// The layout of a block-distributed array of rows() elements.
-  [[nodiscard]] pgas::layout layout() const { return {block{}.kind(), block{}.parameter(), size(), 0, size()}; }
+  [[nodiscard]] pgas::layout layout() const { return {distribution_kind::block, 0, 0, size(), 0, size()}; }
 
  private:
   matrix<T>* m_;
 };
 
-/// The rows of m as a distributed range. Local, lazy.
-template <class T>
-[[nodiscard]] rows_view<T> rows(matrix<T>& m) {
-  return rows_view<T>(m);
-}
+/// rows(m) or m | rows: the rows of m as a distributed range. Local, lazy.
+struct rows_fn {
+  template <class T>
+  [[nodiscard]] rows_view<T> operator()(matrix<T>& m) const {
+    return rows_view<T>(m);
+  }
+  template <class T>
+  [[nodiscard]] friend rows_view<T> operator|(matrix<T>& m, const rows_fn& f) {
+    return f(m);
+  }
+};
+inline constexpr rows_fn rows{};
 
 }  // namespace pgas::views

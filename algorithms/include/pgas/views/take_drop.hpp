@@ -4,6 +4,7 @@
 
 #include <pgas/global_ptr.hpp>
 #include <pgas/views/holder.hpp>
+#include <pgas/views/pipe.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -78,23 +79,30 @@ class slice_view {
   std::size_t hi_ = 0;
 };
 
-/// The first n elements of r (all of them if r is shorter). Local, lazy.
-template <distributed_range R>
-[[nodiscard]] auto take(R&& r, std::size_t n) {
-  return slice_view<R>(std::forward<R>(r), 0, n);
-}
+/// take(r, n) or r | take(n): the first n elements of r (all of them if r is shorter).
+/// Local, lazy.
+struct take_fn {
+  template <distributed_range R>
+  [[nodiscard]] auto operator()(R&& r, std::size_t n) const {
+    return slice_view<R>(std::forward<R>(r), 0, n);
+  }
+  [[nodiscard]] auto operator()(std::size_t n) const {
+    return detail::view_closure([n](auto&& r) { return take_fn{}(std::forward<decltype(r)>(r), n); });
+  }
+};
+inline constexpr take_fn take{};
 
-/// r without its first n elements. Local, lazy.
-template <distributed_range R>
-[[nodiscard]] auto drop(R&& r, std::size_t n) {
-  const std::size_t size = r.size();
-  return slice_view<R>(std::forward<R>(r), n, size);
-}
-
-/// This image's part of r, as a plain local range. Local.
-template <distributed_range R>
-[[nodiscard]] auto local(R&& r) {
-  return r.local();
-}
+/// drop(r, n) or r | drop(n): r without its first n elements. Local, lazy.
+struct drop_fn {
+  template <distributed_range R>
+  [[nodiscard]] auto operator()(R&& r, std::size_t n) const {
+    const std::size_t size = r.size();
+    return slice_view<R>(std::forward<R>(r), n, size);
+  }
+  [[nodiscard]] auto operator()(std::size_t n) const {
+    return detail::view_closure([n](auto&& r) { return drop_fn{}(std::forward<decltype(r)>(r), n); });
+  }
+};
+inline constexpr drop_fn drop{};
 
 }  // namespace pgas::views

@@ -2,6 +2,7 @@
 // pgas::views::transform: f applied to every element, lazily, keeping the layout.
 
 #include <pgas/views/holder.hpp>
+#include <pgas/views/pipe.hpp>
 
 #include <range/v3/view/transform.hpp>
 
@@ -25,10 +26,19 @@ class transform_view {
   F f_;
 };
 
-/// f applied to every element of r. Local, lazy.
-template <distributed_range R, class F>
-[[nodiscard]] auto transform(R&& r, F f) {
-  return transform_view<R, F>(std::forward<R>(r), std::move(f));
-}
+/// transform(r, f) or r | transform(f): f applied to every element of r. Local, lazy.
+struct transform_fn {
+  template <distributed_range R, class F>
+  [[nodiscard]] auto operator()(R&& r, F f) const {
+    return transform_view<R, F>(std::forward<R>(r), std::move(f));
+  }
+  template <class F>
+    requires(!distributed_range<F>)
+  [[nodiscard]] auto operator()(F f) const {
+    return detail::view_closure(
+        [f = std::move(f)](auto&& r) { return transform_fn{}(std::forward<decltype(r)>(r), f); });
+  }
+};
+inline constexpr transform_fn transform{};
 
 }  // namespace pgas::views

@@ -40,10 +40,14 @@ class zip_view {
   std::tuple<detail::holder<R>...> bases_;
 };
 
-/// Aligned ranges walked together. Throws usage_error (on every image) if they are not aligned.
-template <distributed_range... R>
-[[nodiscard]] auto zip(R&&... r) {
-  return zip_view<R...>(std::forward<R>(r)...);
-}
+/// zip(r1, r2, ...): aligned ranges walked together. Throws usage_error (on every image) if
+/// they are not aligned. Local, lazy.
+struct zip_fn {
+  template <distributed_range... R>
+  [[nodiscard]] auto operator()(R&&... r) const {
+    return zip_view<R...>(std::forward<R>(r)...);
+  }
+};
+inline constexpr zip_fn zip{};
 
 }  // namespace pgas::views

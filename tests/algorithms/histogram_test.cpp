@@ -1,0 +1,82 @@
+// histogram and accumulate_at: every update counted exactly, from every image.
+#include "support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using namespace pgas_test;
+TYPED_TEST_SUITE(Algorithms, Distributions);
+
+TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
+  // 100000 bins for 5000 updates take the sparse path (per-owner accumulates); the rest dense.
+  for (std::size_t bins_n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100000}}) {
+    pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
+    // Every image makes its own updates; every image can recompute every image's updates.
+    std::vector<long> want(bins_n, 0);
+    std::vector<std::size_t> mine;
+    for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+      std::mt19937 gen(static_cast<unsigned>(img * 31 + bins_n));
+      const std::size_t updates = img == 1 ? 0 : 5000;  // image 1 sends nothing at all
+      for (std::size_t u = 0; u < updates; ++u) {
+        const std::size_t k = gen() % bins_n;
+        ++want[k];
+        if (img == pgas::this_image()) mine.push_back(k);
+      }
+    }
+    pgas::histogram(bins, mine);
+    pgas::histogram(bins, std::vector<std::size_t>{});  // no updates anywhere is fine
+    const auto got = gather(bins);
+    if (pgas::this_image() == 0) {
+      EXPECT_EQ(got, want) << "bins=" << bins_n;
+    }
+    pgas::sync_all();
+  }
+}
+
+TEST(Histogram, distributed_indices_count_each_images_local_part) {
+  pgas::array<long> bins(10);
+  pgas::array<std::size_t> idx(20);
+  pgas::for_each(pgas::views::enumerate(idx), [](auto&& p) {
+    auto&& [i, v] = p;
+    v = i % 10;
+  });
+  pgas::histogram(bins, idx);
+  EXPECT_EQ(pgas::reduce(bins), 20);
+  EXPECT_EQ(pgas::count(bins, 2L), 10u);
+}
+
+TEST(AccumulateAt, xor_max_and_sum_updates_from_every_image_are_exact) {
+  pgas::array<std::uint64_t, pgas::cyclic> x(64);
+  pgas::array<long> hi(64, pgas::block{}, -1000L);
+  std::vector<std::uint64_t> want_x(64, 0);
+  std::vector<long> want_hi(64, -1000);
+  std::vector<std::size_t> idx;
+  std::vector<std::uint64_t> vals;
+  for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+    std::mt19937_64 gen(img + 77);
+    for (int u = 0; u < 300; ++u) {
+      const std::size_t k = gen() % 64;
+      const std::uint64_t v = gen();
+      want_x[k] ^= v;
+      want_hi[k] = std::max(want_hi[k], static_cast<long>(v % 1000));
+      if (img == pgas::this_image()) {
+        idx.push_back(k);
+        vals.push_back(v);
+      }
+    }
+  }
+  pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const std::uint64_t>(vals), pgas::reduce_op::bxor);
+  std::vector<long> small(vals.size());
+  for (std::size_t u = 0; u < vals.size(); ++u) small[u] = static_cast<long>(vals[u] % 1000);
+  pgas::accumulate_at(hi, std::span<const std::size_t>(idx), std::span<const long>(small), pgas::reduce_op::max);
+  for (std::size_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(static_cast<std::uint64_t>(x[k]), want_x[k]);
+    EXPECT_EQ(static_cast<long>(hi[k]), want_hi[k]);
+  }
+  pgas::sync_all();
+}
+
+}  // namespace
