@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/hpcc_random.hpp"
+#include <pgas_programs/hpcc_random.hpp>
 #include "harness.hpp"
 
 namespace {

@@ -3,6 +3,7 @@
 // repetition), and the RESULT lines bench/run-all collects.
 
 #include <pgas/pgas.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
@@ -12,46 +13,36 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace bench {
 
-/// --name value pairs from the command line, with defaults; --help prints them.
+/// --name value options from the command line (CLI11), each with a default; --help prints them.
 class options {
  public:
-  options(int argc, char** argv, std::string about, std::map<std::string, std::string> defaults)
-      : about_{std::move(about)}, values_{std::move(defaults)} {
+  options(int argc, char** argv, const std::string& about, std::map<std::string, std::string> defaults)
+      : values_{std::move(defaults)} {
     values_.emplace("reps", "5");
-    for (int k = 1; k < argc; ++k) {
-      const std::string arg = argv[k];
-      if (arg == "--help") {
-        help_ = true;
-      } else if (arg.rfind("--", 0) == 0 && k + 1 < argc && values_.count(arg.substr(2)) != 0) {
-        values_[arg.substr(2)] = argv[++k];
-      } else {
-        bad_ = arg;
-      }
+    CLI::App app{about};
+    for (auto& [name, value] : values_) {
+      app.add_option("--" + name, value, name == "reps" ? "repetitions, of which the median counts" : "")
+          ->capture_default_str()
+          ->check(CLI::NonNegativeNumber);
     }
+    stop_code_ = pgas_programs::parse_command_line(app, argc, argv);
   }
   /// True if the program should stop: --help was given (printed) or an option is unknown.
-  bool stop() const {
-    if (pgas::this_image() == 0 && (help_ || !bad_.empty())) {
-      if (!bad_.empty()) std::fprintf(stderr, "unknown option %s\n", bad_.c_str());
-      std::printf("%s\noptions:\n", about_.c_str());
-      for (const auto& [k, v] : values_) std::printf("  --%s N   (default %s)\n", k.c_str(), v.c_str());
-    }
-    return help_ || !bad_.empty();
-  }
-  long get(const std::string& name) const { return std::stol(values_.at(name)); }
-  std::size_t size(const std::string& name) const { return static_cast<std::size_t>(get(name)); }
-  bool failed() const { return !bad_.empty(); }
+  [[nodiscard]] bool stop() const { return stop_code_.has_value(); }
+  /// True if the command line was wrong.
+  [[nodiscard]] bool failed() const { return stop_code_.value_or(0) != 0; }
+  [[nodiscard]] long get(const std::string& name) const { return std::stol(values_.at(name)); }
+  [[nodiscard]] std::size_t size(const std::string& name) const { return static_cast<std::size_t>(get(name)); }
 
  private:
-  std::string about_;
   std::map<std::string, std::string> values_;
-  bool help_ = false;
-  std::string bad_;
+  std::optional<int> stop_code_;
 };
 
 /// The median of some timings.

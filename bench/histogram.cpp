@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "common/bale_updates.hpp"
+#include <pgas_programs/bale_updates.hpp>
 
 #include "harness.hpp"
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "common/prk_star.hpp"
+#include <pgas_programs/prk_star.hpp>
 #include "harness.hpp"
 
 namespace {

@@ -3,6 +3,7 @@
 // one accumulate per owner per batch). Verification replays the stream: at most 1 % of the
 // table may be wrong, as the HPCC rules allow.
 #include <pgas/algorithms.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "common/hpcc_random.hpp"
+#include <pgas_programs/hpcc_random.hpp>
 
 namespace {
 
@@ -40,24 +41,11 @@ int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   unsigned log_size = 20;
   std::size_t batch = 0;  // 0: all of an image's updates in one batch
-  for (int k = 1; k < argc; ++k) {
-    const std::string arg = argv[k];
-    if (arg == "--help") {
-      if (pgas::this_image() == 0) {
-        std::printf("usage: gups [--log-size K] [--batch B]\n"
-                    "HPCC RandomAccess: 2^K 64-bit words (default 2^20), 4 x 2^K XOR updates in\n"
-                    "batches of B per image (default 0: one batch), verified by replaying the stream.\n");
-      }
-      return 0;
-    } else if (arg == "--log-size" && k + 1 < argc) {
-      log_size = static_cast<unsigned>(std::stoul(argv[++k]));
-    } else if (arg == "--batch" && k + 1 < argc) {
-      batch = std::stoul(argv[++k]);
-    } else {
-      if (pgas::this_image() == 0) std::fprintf(stderr, "gups: unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
+  CLI::App app{"HPCC RandomAccess: 2^K 64-bit words, 4 x 2^K XOR updates, verified by replaying\n"
+               "the stream.", "gups"};
+  app.add_option("--log-size", log_size, "K: the table has 2^K words")->capture_default_str()->check(CLI::Range(1U, 40U));
+  app.add_option("--batch", batch, "updates per image in one batch (0: all in one)")->capture_default_str();
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   const std::size_t size = std::size_t{1} << log_size;
   const std::size_t p = pgas::num_images();
   // HPCC: 4 x table updates in all; split evenly (the table size is a power of two).

@@ -1,25 +1,18 @@
 // SPMD hello: every image says hello, writes its share of a global array, reads the whole
 // array back and checks it.
 #include <pgas/pgas.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 20;
-  for (int k = 1; k < argc; ++k) {
-    if (std::strcmp(argv[k], "--help") == 0) {
-      if (pgas::this_image() == 0) {
-        std::printf("usage: hello [--size N]\n"
-                    "Every image writes i*i into its strided share of a global array of N\n"
-                    "elements (default 20), then every image reads all of it back and checks.\n");
-      }
-      return 0;
-    }
-    if (std::strcmp(argv[k], "--size") == 0 && k + 1 < argc) n = std::stoul(argv[++k]);
-  }
+  CLI::App app{"Every image writes i*i into its strided share of a global array, then every image\n"
+               "reads all of it back and checks.", "hello"};
+  app.add_option("--size", n, "elements in the global array")->capture_default_str();
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   const std::size_t me = pgas::this_image();
   const std::size_t images = pgas::num_images();
   std::printf("hello from image %zu of %zu\n", me, images);

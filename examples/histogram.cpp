@@ -2,6 +2,7 @@
 // every image adds 1 at N random global indices with pgas::histogram. Verification recomputes
 // every counter independently from every image's random stream.
 #include <pgas/algorithms.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
@@ -10,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/bale_updates.hpp"
+#include <pgas_programs/bale_updates.hpp>
 
 namespace {
 
@@ -49,30 +50,12 @@ int main(int argc, char** argv) {
   std::size_t per_image = 1 << 20;
   std::size_t n = 1'000'000;
   std::string layout = "cyclic";
-  for (int k = 1; k < argc; ++k) {
-    const std::string arg = argv[k];
-    if (arg == "--help") {
-      if (pgas::this_image() == 0) {
-        std::printf("usage: histogram [--counters T] [--updates N] [--layout cyclic|block]\n"
-                    "bale histo: T counters per image (default 2^20), N random updates per image\n"
-                    "(default 10^6); every counter is verified against an independent recount.\n");
-      }
-      return 0;
-    } else if (arg == "--counters" && k + 1 < argc) {
-      per_image = std::stoul(argv[++k]);
-    } else if (arg == "--updates" && k + 1 < argc) {
-      n = std::stoul(argv[++k]);
-    } else if (arg == "--layout" && k + 1 < argc) {
-      layout = argv[++k];
-    } else {
-      if (pgas::this_image() == 0) std::fprintf(stderr, "histogram: unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
-  if (per_image == 0 || (layout != "cyclic" && layout != "block")) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "histogram: need counters > 0 and layout cyclic or block\n");
-    return 2;
-  }
+  CLI::App app{"bale histo: random updates of counters spread over the images; every counter is\n"
+               "verified against an independent recount.", "histogram"};
+  app.add_option("--counters", per_image, "counters per image")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--updates", n, "random updates per image")->capture_default_str();
+  app.add_option("--layout", layout, "how the counters are spread")->capture_default_str()->check(CLI::IsMember({"cyclic", "block"}));
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   const bool ok = layout == "cyclic" ? run<pgas::cyclic>(per_image, n) : run<pgas::block>(per_image, n);
   return ok ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 // Sorts a distributed array of random 64-bit integers with pgas::sort and checks the result:
 // globally ordered, every image keeping its share, the same multiset as before (a checksum).
 #include <pgas/algorithms.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
@@ -12,18 +13,9 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 1'000'000;
-  for (int k = 1; k < argc; ++k) {
-    const std::string arg = argv[k];
-    if (arg == "--help") {
-      if (pgas::this_image() == 0) std::printf("usage: sort [--n N]\nSorts N random int64 (default 10^6) and verifies.\n");
-      return 0;
-    } else if (arg == "--n" && k + 1 < argc) {
-      n = std::stoul(argv[++k]);
-    } else {
-      if (pgas::this_image() == 0) std::fprintf(stderr, "sort: unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
+  CLI::App app{"Sorts N random int64 values and verifies the order and the checksum.", "sort"};
+  app.add_option("--n", n, "values to sort")->capture_default_str();
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   pgas::array<std::int64_t> a(n);
   std::mt19937_64 gen(99 + pgas::this_image());
   for (auto& x : a.local()) x = static_cast<std::int64_t>(gen());

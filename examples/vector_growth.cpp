@@ -1,6 +1,7 @@
 // A growable pgas::vector: each image appends a different number of values per round and
 // commits; then every image reads the whole vector, and the vector is resized and sorted.
 #include <pgas/algorithms.hpp>
+#include <pgas_programs/command_line.hpp>
 
 #include <cstdio>
 #include <string>
@@ -8,21 +9,10 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   int rounds = 100;
-  for (int k = 1; k < argc; ++k) {
-    const std::string arg = argv[k];
-    if (arg == "--help") {
-      if (pgas::this_image() == 0) {
-        std::printf("usage: vector_growth [--rounds R]\nR rounds (default 100) of uneven appends and commits,\n"
-                    "then a global check, a resize and a sort.\n");
-      }
-      return 0;
-    } else if (arg == "--rounds" && k + 1 < argc) {
-      rounds = std::stoi(argv[++k]);
-    } else {
-      if (pgas::this_image() == 0) std::fprintf(stderr, "vector_growth: unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
+  CLI::App app{"Rounds of uneven appends and commits to a pgas::vector, then a global check, a\n"
+               "resize and a sort.", "vector_growth"};
+  app.add_option("--rounds", rounds, "rounds of appends")->capture_default_str()->check(CLI::NonNegativeNumber);
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   const std::size_t me = pgas::this_image();
   pgas::vector<long> v;
   for (int r = 0; r < rounds; ++r) {

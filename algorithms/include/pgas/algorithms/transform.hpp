@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <concepts>
-#include <cstring>
 #include <span>
 #include <stdexcept>
 #include <vector>
