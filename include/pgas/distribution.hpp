@@ -32,9 +32,21 @@ concept distribution = std::copyable<D> && requires(const D d, std::size_t i, st
   { d.cut_digest() } -> std::same_as<std::size_t>;
 };
 
+namespace detail {
+/// The layout parameters of distributions that size and image count decide alone: no block
+/// size, no given cuts.
+struct without_layout_parameters {
+  /// The block size for block_cyclic; 0 for the others.
+  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
+  /// A digest of given per-image sizes (sized_blocks); 0 where size and image count decide.
+  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
+  friend bool operator==(const without_layout_parameters&, const without_layout_parameters&) noexcept = default;
+};
+}  // namespace detail
+
 /// Contiguous blocks, as even as possible: the first n % p images own one element more.
 /// The default distribution.
-class block {
+class block : public detail::without_layout_parameters {
  public:
   block() noexcept = default;
   /// This distribution laid over n elements and p images. Local.
@@ -72,10 +84,6 @@ class block {
     return img * small_ + std::min(img, big_count_);
   }
   [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::block; }
-  /// The block size for block_cyclic; 0 for the others.
-  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
-  /// A digest of given per-image sizes (sized_blocks); 0 where size and image count decide.
-  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
   [[nodiscard]] static std::string name() { return "block"; }
   friend bool operator==(const block&, const block&) noexcept = default;
 
@@ -132,7 +140,7 @@ class block_cyclic {
 };
 
 /// Elements dealt round-robin: element i lives on image i % p.
-class cyclic {
+class cyclic : public detail::without_layout_parameters {
  public:
   cyclic() noexcept = default;
   [[nodiscard]] cyclic bind(std::size_t n, std::size_t p) const noexcept {
@@ -150,8 +158,6 @@ class cyclic {
   }
   [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept { return i + 1; }
   [[nodiscard]] distribution_kind kind() const noexcept { return distribution_kind::cyclic; }
-  [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
-  [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
   [[nodiscard]] static std::string name() { return "cyclic"; }
   friend bool operator==(const cyclic&, const cyclic&) noexcept = default;
 
