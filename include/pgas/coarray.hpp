@@ -64,9 +64,18 @@ class coimage_ref {
   /// `first` is element 0 of that image's copy; the other N - 1 follow it in its memory.
   explicit coimage_ref(global_ptr<T> first) noexcept : first_{first} {}
   /// Element k of that image's copy. Local; throws out_of_range for k >= N.
-  [[nodiscard]] global_ref<T> operator[](std::size_t k) const {
+  [[nodiscard]] global_ref<T> operator[](std::size_t k) const { return global_ref<T>{element(k)}; }
+  /// N: the elements of one image's copy, for pgas::get / put on a part of it. Local.
+  [[nodiscard]] static constexpr std::size_t size() noexcept { return N; }
+  /// Where element k lives. Local; throws out_of_range for k >= N.
+  [[nodiscard]] global_ptr<T> element(std::size_t k) const {
     if (k >= N) runtime::throw_out_of_range("coarray element", k, N);
-    return global_ref<T>{first_ + static_cast<std::ptrdiff_t>(k)};
+    return first_ + static_cast<std::ptrdiff_t>(k);
+  }
+  /// All N elements lie consecutively in the image's memory: one run. Local.
+  [[nodiscard]] std::size_t run_end(std::size_t k) const {
+    if (k >= N) runtime::throw_out_of_range("coarray element", k, N);
+    return N;
   }
   /// All N elements in one transfer. Local; blocks until they have arrived.
   [[nodiscard]] std::array<std::remove_const_t<T>, N> get() const {

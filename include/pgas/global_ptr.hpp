@@ -72,6 +72,14 @@ class global_ptr {
     return local_;
   }
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
+  /// The same element, reached through MPI only: for accumulates, which must not become plain
+  /// stores even into this process's memory. Local.
+  [[nodiscard]] global_ptr without_local_address() const noexcept {
+    global_ptr p = *this;
+    p.local_ = nullptr;
+    p.in_peer_memory_ = false;
+    return p;
+  }
 
   [[nodiscard]] global_ref<T> operator*() const noexcept { return global_ref<T>{*this}; }
   [[nodiscard]] global_ref<T> operator[](std::ptrdiff_t k) const noexcept { return *(*this + k); }

@@ -16,6 +16,7 @@
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/tile_view.hpp>
+#include <pgas/transfers.hpp>
 #include <pgas/unordered_map.hpp>
 #include <pgas/vector.hpp>
 #include <pgas/runtime/environment.hpp>

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <utility>
@@ -402,6 +403,35 @@ TEST_F(BadInput, fence_phase_naming_a_container_twice_or_one_already_in_a_phase)
   EXPECT_EQ(static_cast<int>(a[4 * me()]), static_cast<int>(left) + 1);
   EXPECT_EQ(static_cast<int>(b[4 * me() + 1]), static_cast<int>(left) + 2);
   EXPECT_TRUE(a.window().in_passive_epoch());
+}
+
+// ---- one image's many-element transfers ----
+
+TEST_F(BadInput, transfers_past_the_end_with_bad_indices_or_lengths_move_nothing) {
+  pgas::array<long, pgas::cyclic> a(6 * images(), pgas::cyclic{});
+  for (long& x : a.local()) x = 5;
+  pgas::sync_all();
+  std::vector<long> four(4, -1);
+  const std::size_t n = a.size();
+  EXPECT_THROW(pgas::get(a, n - 3, std::span<long>(four)), pgas::out_of_range);
+  EXPECT_THROW(pgas::put(a, n - 3, std::span<const long>(four)), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::async_get(a, n, std::span<long>(four)), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::async_put(a, static_cast<std::size_t>(-1), std::span<const long>(four)), pgas::out_of_range);
+  EXPECT_THROW(pgas::get_strided(a, 0, 0, std::span<long>(four)), pgas::usage_error);
+  EXPECT_THROW(pgas::put_strided(a, 1, n / 3 + 1, std::span<const long>(four)), pgas::out_of_range);
+  // A bad index anywhere in the list: nothing is sent, not even the good ones before it.
+  const std::vector<std::size_t> one_bad{0, 1, n, 2};
+  EXPECT_THROW(pgas::gather(a, one_bad, std::span<long>(four)), pgas::out_of_range);
+  EXPECT_THROW(pgas::scatter(a, one_bad, std::span<const long>(four)), pgas::out_of_range);
+  EXPECT_THROW(pgas::scatter_accumulate(a, one_bad, std::span<const long>(four), pgas::reduce_op::sum),
+               pgas::out_of_range);
+  const std::vector<std::size_t> three{0, 1, 2};
+  EXPECT_THROW(pgas::gather(a, three, std::span<long>(four)), pgas::usage_error);
+  EXPECT_THROW(pgas::scatter(a, three, std::span<const long>(four)), pgas::usage_error);
+  EXPECT_THROW((void)pgas::async_gather(a, three, std::span<long>(four)), pgas::usage_error);
+  EXPECT_TRUE(std::all_of(four.begin(), four.end(), [](long x) { return x == -1; }));
+  pgas::sync_all();
+  for (long x : a.local()) EXPECT_EQ(x, 5);
 }
 
 }  // namespace

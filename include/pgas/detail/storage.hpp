@@ -113,6 +113,12 @@ class storage {
   /// const container.
   [[nodiscard]] global_ptr<T> element(std::size_t i) { return pointer_to(i); }
   [[nodiscard]] global_ptr<const T> element(std::size_t i) const { return pointer_to(i); }
+  /// One past the last index of the run from i that one image stores consecutively (i < size()).
+  /// Local.
+  [[nodiscard]] std::size_t run_end(std::size_t i) const {
+    check_index(i);
+    return state().dist.run_end(i);
+  }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
 

@@ -1,0 +1,363 @@
+#pragma once
+// One image moving many elements on its own: ranges, strided ranges and index lists, read
+// into or written from this image's buffer. No other image takes part. Each owner reached
+// through MPI gets one operation with a derived datatype per side (or one per
+// detail::max_runs_per_operation runs); elements in this process's memory are copied.
+// Works on every container with global indices (array, array_view, vector) and on the image
+// parts of a coarray<T[N]> (`pgas::get(x(img), 0, out)`).
+
+#include <pgas/detail/access.hpp>
+#include <pgas/detail/owner_batches.hpp>
+#include <pgas/future.hpp>
+#include <pgas/global_ptr.hpp>
+#include <pgas/reduce_op.hpp>
+#include <pgas/runtime/aggregation.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
+#include <pgas/runtime/runs.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+/// What the transfers need of a container: its size, where element i lives, and where the run
+/// of elements one image stores consecutively from i ends.
+template <class C>
+concept transfer_container = requires(C& c, std::size_t i) {
+  { c.size() } -> std::convertible_to<std::size_t>;
+  c.element(i);
+  { c.run_end(i) } -> std::convertible_to<std::size_t>;
+};
+
+template <class C>
+using element_of = typename std::remove_reference_t<decltype(std::declval<C&>().element(0))>::value_type;
+
+inline void require_range(const char* what, std::size_t first, std::size_t count, std::size_t size) {
+  if (first > size || count > size - first) {
+    throw out_of_range(std::string(what) + ": elements [" + std::to_string(first) + ", " +
+                       std::to_string(first) + " + " + std::to_string(count) +
+                       ") reach past the end of a container of " + std::to_string(size));
+  }
+}
+
+inline void require_same_length(const char* what, std::size_t indices, std::size_t values) {
+  if (indices != values) {
+    throw usage_error(std::string(what) + ": " + std::to_string(indices) + " indices but " +
+                      std::to_string(values) + " values");
+  }
+}
+
+// Calls f(buffer position, first element, length) for every run of [first, first + count):
+// consecutive global indices one image stores consecutively.
+template <class C, class F>
+void for_each_range_run(C& c, std::size_t first, std::size_t count, F f) {
+  std::size_t i = first;
+  const std::size_t end = first + count;
+  while (i < end) {
+    const std::size_t stop = std::min<std::size_t>(c.run_end(i), end);
+    f(i - first, c.element(i), stop - i);
+    i = stop;
+  }
+}
+
+// Calls f(buffer position, element, 1) for element first + k * stride, k < count.
+template <class C, class F>
+void for_each_strided(C& c, std::size_t first, std::size_t stride, std::size_t count, F f) {
+  for (std::size_t k = 0; k < count; ++k) f(k, c.element(first + k * stride), std::size_t{1});
+}
+
+// Throws out_of_range for a strided pattern reaching past the end, before anything moves.
+inline void require_strided(const char* what, std::size_t first, std::size_t stride,
+                            std::size_t count, std::size_t size) {
+  if (count == 0) return;
+  if (stride == 0) throw usage_error(std::string(what) + ": stride 0 names one element many times");
+  const std::size_t steps = count - 1;
+  if (first >= size || steps > (size - 1 - first) / stride) {
+    throw out_of_range(std::string(what) + ": " + std::to_string(count) + " elements from " +
+                       std::to_string(first) + " every " + std::to_string(stride) +
+                       " reach past the end of a container of " + std::to_string(size));
+  }
+}
+
+inline void require_indices(const char* what, std::span<const std::size_t> indices, std::size_t size) {
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    if (indices[k] >= size) {
+      throw out_of_range(std::string(what) + ": index " + std::to_string(indices[k]) + " (entry " +
+                         std::to_string(k) + " of the list) is past the end of a container of " +
+                         std::to_string(size));
+    }
+  }
+}
+
+// A future's source waiting for several requests.
+struct requests_source final : future_source<std::monostate> {
+  bool ready() override {
+    return std::all_of(requests.begin(), requests.end(), [](runtime::request& r) { return r.test(); });
+  }
+  std::monostate take() override {
+    for (runtime::request& r : requests) r.wait();
+    return {};
+  }
+  std::vector<runtime::request> requests;
+};
+
+// Reads the elements `walk` names into `out`. Runs in this process's memory are copied at once;
+// each remote owner gets one get per batch. With `requests`, the gets only start (MPI_Rget)
+// and their requests are collected; without, they complete before this returns.
+template <class T, class Walk>
+void read_elements(std::span<T> out, Walk walk, std::vector<runtime::request>* requests) {
+  using P = global_ptr<const T>;
+  const auto local = [&out](std::size_t at, const P& p, std::size_t len) {
+    std::copy_n(p.local_for_reading("a blocking read"), len, out.begin() + static_cast<std::ptrdiff_t>(at));
+  };
+  const auto remote = [&out, requests](owner_batch<const T>& b) {
+    runtime::window& w = *b.first.window();
+    const int owner = static_cast<int>(b.first.image());
+    if (requests != nullptr) {
+      requests->push_back(runtime::rget_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target));
+    } else {
+      runtime::get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
+    }
+  };
+  owner_batches<const T, decltype(local), decltype(remote)> grouped(local, remote);
+  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  grouped.finish();
+}
+
+// Writes `in` to the elements `walk` names, which must be distinct. Runs in this process's
+// memory are stored at once; each remote owner gets one put per batch (started only, with
+// `requests`).
+template <class T, class Walk>
+void write_elements(std::span<const T> in, Walk walk, std::vector<runtime::request>* requests) {
+  using P = global_ptr<T>;
+  const auto local = [&in](std::size_t at, const P& p, std::size_t len) {
+    std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(at), len, p.local());
+  };
+  const auto remote = [&in, requests](owner_batch<T>& b) {
+    runtime::window& w = *b.first.window();
+    const int owner = static_cast<int>(b.first.image());
+    if (requests != nullptr) {
+      requests->push_back(runtime::rput_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target));
+    } else {
+      runtime::put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
+    }
+  };
+  owner_batches<T, decltype(local), decltype(remote)> grouped(local, remote);
+  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  grouped.finish();
+}
+
+// Combines `in` into the elements `walk` names (distinct) with op, through MPI accumulates
+// for every owner, this image included: only they are atomic with other accumulates.
+template <class T, class Walk>
+void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op) {
+  using P = global_ptr<T>;
+  const auto remote = [&in, op](owner_batch<T>& b) {
+    runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, static_cast<int>(b.first.image()),
+                             b.first.displacement(), b.target, op);
+  };
+  // Elements in this process's memory are not stored directly: a batch of them goes as an
+  // accumulate too, through a pointer that keeps only the MPI address.
+  const auto local = [&remote](std::size_t at, const P& p, std::size_t len) {
+    owner_batch<T> b{p.without_local_address(), {}, {}};
+    b.origin.add(static_cast<MPI_Aint>(at), len);
+    b.target.add(0, len);
+    remote(b);
+  };
+  owner_batches<T, decltype(local), decltype(remote)> grouped(local, remote);
+  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  grouped.finish();
+}
+
+// a op b, for combining two updates of one element before they are sent.
+template <class T>
+T combine_updates(runtime::reduce_op op, const T& a, const T& b) {
+  switch (op) {
+    case runtime::reduce_op::land: return static_cast<T>(a && b);
+    case runtime::reduce_op::lor: return static_cast<T>(a || b);
+    case runtime::reduce_op::no_op: return a;
+    default: return runtime::combine(op, a, b);  // replace: b, the later one
+  }
+}
+
+// The list with each index once, in increasing order, and its value: the later of two writes
+// (combine == nullptr) or the updates combined with op in list order.
+template <class T>
+void distinct_updates(std::span<const std::size_t> indices, std::span<const T> values,
+                      const runtime::reduce_op* combine, std::vector<std::size_t>& out_indices,
+                      std::vector<T>& out_values) {
+  std::vector<std::size_t> order(indices.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&indices](std::size_t x, std::size_t y) { return indices[x] < indices[y]; });
+  out_indices.clear();
+  out_values.clear();
+  for (std::size_t k : order) {
+    if (!out_indices.empty() && out_indices.back() == indices[k]) {
+      out_values.back() = combine == nullptr ? values[k] : combine_updates(*combine, out_values.back(), values[k]);
+    } else {
+      out_indices.push_back(indices[k]);
+      out_values.push_back(values[k]);
+    }
+  }
+}
+
+template <class C>
+auto range_walk(C& c, std::size_t first, std::size_t count) {
+  return [&c, first, count](auto add) { for_each_range_run(c, first, count, add); };
+}
+template <class C>
+auto strided_walk(C& c, std::size_t first, std::size_t stride, std::size_t count) {
+  return [&c, first, stride, count](auto add) { for_each_strided(c, first, stride, count, add); };
+}
+template <class C>
+auto list_walk(C& c, std::span<const std::size_t> indices) {
+  return [&c, indices](auto add) {
+    for (std::size_t k = 0; k < indices.size(); ++k) add(k, c.element(indices[k]), std::size_t{1});
+  };
+}
+
+template <class F>
+future<void> future_of(F start) {
+  auto source = std::make_unique<requests_source>();
+  start(&source->requests);
+  return future<void>{std::move(source)};
+}
+
+}  // namespace detail
+
+/// Reads c[first .. first + out.size()) into out. Local; blocks until out holds the data; sees
+/// this image's own earlier writes. Throws out_of_range, before anything moves, for a range
+/// past the end.
+template <class C>
+  requires detail::transfer_container<const C>
+void get(const C& c, std::size_t first, std::span<detail::element_of<const C>> out) {
+  detail::require_range("pgas::get", first, out.size(), c.size());
+  detail::read_elements(out, detail::range_walk(c, first, out.size()), nullptr);
+}
+
+/// Writes in to c[first .. first + in.size()). Local; returns once in may be reused; the data
+/// is complete at the next sync point.
+template <class C>
+  requires detail::transfer_container<std::remove_reference_t<C>>
+void put(C&& c, std::size_t first, std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+  detail::require_range("pgas::put", first, in.size(), c.size());
+  detail::write_elements(in, detail::range_walk(c, first, in.size()), nullptr);
+}
+
+/// Starts reading c[first .. first + out.size()) into out; the future is ready when out holds
+/// the data. out must stay alive and untouched until then. Local.
+template <class C>
+  requires detail::transfer_container<const C>
+[[nodiscard]] future<void> async_get(const C& c, std::size_t first,
+                                     std::span<detail::element_of<const C>> out) {
+  detail::require_range("pgas::async_get", first, out.size(), c.size());
+  return detail::future_of([&](std::vector<runtime::request>* requests) {
+    detail::read_elements(out, detail::range_walk(c, first, out.size()), requests);
+  });
+}
+
+/// Starts writing in to c[first .. first + in.size()); the future is ready when in may be
+/// reused, which must not happen before. The data is complete at the next sync point. Local.
+template <class C>
+  requires detail::transfer_container<std::remove_reference_t<C>>
+[[nodiscard]] future<void> async_put(C&& c, std::size_t first,
+                                     std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+  detail::require_range("pgas::async_put", first, in.size(), c.size());
+  return detail::future_of([&](std::vector<runtime::request>* requests) {
+    detail::write_elements(in, detail::range_walk(c, first, in.size()), requests);
+  });
+}
+
+/// Reads c[first], c[first + stride], ... (out.size() of them) into out. One operation per
+/// owner. Local; blocks. Stride 0 is a usage_error, a pattern past the end out_of_range.
+template <class C>
+  requires detail::transfer_container<const C>
+void get_strided(const C& c, std::size_t first, std::size_t stride,
+                 std::span<detail::element_of<const C>> out) {
+  detail::require_strided("pgas::get_strided", first, stride, out.size(), c.size());
+  detail::read_elements(out, detail::strided_walk(c, first, stride, out.size()), nullptr);
+}
+
+/// Writes in to c[first], c[first + stride], ... One operation per owner. Local; returns once
+/// in may be reused; complete at the next sync point.
+template <class C>
+  requires detail::transfer_container<std::remove_reference_t<C>>
+void put_strided(C&& c, std::size_t first, std::size_t stride,
+                 std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+  detail::require_strided("pgas::put_strided", first, stride, in.size(), c.size());
+  detail::write_elements(in, detail::strided_walk(c, first, stride, in.size()), nullptr);
+}
+
+/// out[k] = c[indices[k]] for every k. Requests are grouped per owner: one get each (or one per
+/// detail::max_runs_per_operation runs). Not collective. Local; blocks. Throws, before
+/// anything moves, usage_error if the lengths differ and out_of_range for an index past the end.
+template <class C>
+  requires detail::transfer_container<const C>
+void gather(const C& c, std::span<const std::size_t> indices, std::span<detail::element_of<const C>> out) {
+  detail::require_same_length("pgas::gather", indices.size(), out.size());
+  detail::require_indices("pgas::gather", indices, c.size());
+  detail::read_elements(out, detail::list_walk(c, indices), nullptr);
+}
+
+/// As gather, returning at once; the future is ready when out holds every element. indices and
+/// out must stay alive and untouched until then. Local.
+template <class C>
+  requires detail::transfer_container<const C>
+[[nodiscard]] future<void> async_gather(const C& c, std::span<const std::size_t> indices,
+                                        std::span<detail::element_of<const C>> out) {
+  detail::require_same_length("pgas::async_gather", indices.size(), out.size());
+  detail::require_indices("pgas::async_gather", indices, c.size());
+  return detail::future_of([&](std::vector<runtime::request>* requests) {
+    detail::read_elements(out, detail::list_walk(c, indices), requests);
+  });
+}
+
+/// c[indices[k]] = values[k] for every k; where an index is listed twice the later value wins.
+/// One put per owner. Not collective. Local; returns once values may be reused; complete at
+/// the next sync point. Throws as gather does, before anything moves.
+template <class C>
+  requires detail::transfer_container<std::remove_reference_t<C>>
+void scatter(C&& c, std::span<const std::size_t> indices,
+             std::span<const detail::element_of<std::remove_reference_t<C>>> values) {
+  using T = detail::element_of<std::remove_reference_t<C>>;
+  detail::require_same_length("pgas::scatter", indices.size(), values.size());
+  detail::require_indices("pgas::scatter", indices, c.size());
+  std::vector<std::size_t> distinct;
+  std::vector<T> last;
+  detail::distinct_updates(indices, values, nullptr, distinct, last);
+  detail::write_elements(std::span<const T>(last), detail::list_walk(c, std::span<const std::size_t>(distinct)), nullptr);
+}
+
+/// c[indices[k]] = c[indices[k]] op values[k] for every k, atomically with respect to other
+/// images' accumulates; updates of one index are combined here first. One accumulate per owner.
+/// Not collective. Local; complete at the next sync point. Throws as gather does, before
+/// anything moves.
+template <class C>
+  requires detail::transfer_container<std::remove_reference_t<C>> &&
+           runtime::accumulable<detail::element_of<std::remove_reference_t<C>>>
+void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
+                        std::span<const detail::element_of<std::remove_reference_t<C>>> values,
+                        reduce_op op) {
+  using T = detail::element_of<std::remove_reference_t<C>>;
+  detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
+  detail::require_indices("pgas::scatter_accumulate", indices, c.size());
+  std::vector<std::size_t> distinct;
+  std::vector<T> combined;
+  detail::distinct_updates(indices, values, &op, distinct, combined);
+  detail::accumulate_elements(std::span<const T>(combined),
+                              detail::list_walk(c, std::span<const std::size_t>(distinct)), op);
+}
+
+}  // namespace pgas

@@ -1,0 +1,154 @@
+#pragma once
+// One-sided transfers of many elements scattered at either end: the elements form runs of
+// consecutive elements at the origin and at the target, and each side travels as one derived
+// datatype (MPI_Type_create_hindexed), so one call moves them all (MPI-4.1 §12.3, §5.1).
+
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
+#include <pgas/runtime/rma.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace pgas::runtime {
+
+/// Runs of elements from a base: run k covers `lengths[k]` elements from element `starts[k]`.
+/// Element order is run order, then order within a run; origin and target runs of one transfer
+/// pair their elements in that order.
+class element_runs {
+ public:
+  /// Appends `length` elements from `start`, joining the last run when it ends at `start`.
+  void add(MPI_Aint start, std::size_t length) {
+    if (length == 0) return;
+    if (!starts_.empty() && starts_.back() + static_cast<MPI_Aint>(lengths_.back()) == start) {
+      lengths_.back() += length;
+    } else {
+      starts_.push_back(start);
+      lengths_.push_back(length);
+    }
+    elements_ += length;
+  }
+  /// Moves every start by `delta` elements.
+  void shift(MPI_Aint delta) {
+    for (MPI_Aint& s : starts_) s += delta;
+  }
+  [[nodiscard]] const std::vector<MPI_Aint>& starts() const noexcept { return starts_; }
+  [[nodiscard]] const std::vector<std::size_t>& lengths() const noexcept { return lengths_; }
+  [[nodiscard]] std::size_t elements() const noexcept { return elements_; }
+  [[nodiscard]] bool empty() const noexcept { return elements_ == 0; }
+  /// The lowest start, and one past the highest element touched.
+  [[nodiscard]] MPI_Aint lowest() const noexcept;
+  [[nodiscard]] MPI_Aint end() const noexcept;
+  /// True for one run starting at element 0: plain contiguous memory, no derived type needed.
+  [[nodiscard]] bool contiguous_from_base() const noexcept {
+    return starts_.size() == 1 && starts_.front() == 0;
+  }
+
+ private:
+  std::vector<MPI_Aint> starts_;
+  std::vector<std::size_t> lengths_;
+  std::size_t elements_ = 0;
+};
+
+/// How one side of a transfer travels: a count of a datatype, the datatype owned when derived.
+struct runs_datatype {
+  owned_datatype derived;  // empty for contiguous runs
+  MPI_Datatype type;
+  int count;
+};
+
+/// The committed datatype for `runs` of elements of `element_bytes` bytes, each element being
+/// `per_element` of `base`. Local.
+[[nodiscard]] runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base,
+                                             int per_element, std::size_t element_bytes);
+
+namespace detail {
+template <transferable T>
+runs_datatype runs_of(const element_runs& r) {
+  const element_layout l = layout_of<T>();
+  return datatype_of_runs(r, l.type, l.per_element, sizeof(T));
+}
+// Throws usage_error unless both sides carry the same number of elements.
+void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
+}  // namespace detail
+
+/// Writes the `origin` runs of elements at `from` into the `target` runs at `disp` (where
+/// target element 0 is; target starts are at least 0). One MPI_Put. Local; like put, `from` is
+/// reusable on return in the passive epoch; complete at the target at the next sync point.
+template <transferable T>
+void put_runs(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
+              const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "put_runs");
+  if (origin.empty()) return;
+  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const runs_datatype o = detail::runs_of<T>(origin);
+  const runs_datatype t = detail::runs_of<T>(target_runs);
+  check(MPI_Put(from, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  if (a.passive) detail::complete_locally(a.handle, target);
+}
+
+/// Reads the `target` runs at `disp` into the `origin` runs at `into`. One MPI_Get; returns
+/// once the data has arrived, and sees this process's own earlier writes to `target`. Local.
+template <transferable T>
+void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
+              const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "get_runs");
+  if (origin.empty()) return;
+  const MPI_Win h = w.reading_from("a blocking get", target, disp,
+                                   static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const runs_datatype o = detail::runs_of<T>(origin);
+  const runs_datatype t = detail::runs_of<T>(target_runs);
+  check(MPI_Get(into, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  detail::complete_locally(h, target);
+}
+
+/// As get_runs, but returns at once: the request completes when the data has arrived. The
+/// datatypes may go before it completes (MPI_Type_free lets pending operations finish).
+template <transferable T>
+[[nodiscard]] request rget_runs(window& w, T* into, const element_runs& origin, int target,
+                                MPI_Aint disp, const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "rget_runs");
+  const MPI_Win h = w.reading_from("rget", target, disp,
+                                   static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const runs_datatype o = detail::runs_of<T>(origin);
+  const runs_datatype t = detail::runs_of<T>(target_runs);
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Rget(into, o.count, o.type, target, disp, t.count, t.type, h, &r), "MPI_Rget");
+  return request{r};
+}
+
+/// As put_runs, but returns at once: the request completes when `from` may be reused.
+template <transferable T>
+[[nodiscard]] request rput_runs(window& w, const T* from, const element_runs& origin, int target,
+                                MPI_Aint disp, const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "rput_runs");
+  w.require_passive("rput");
+  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const runs_datatype o = detail::runs_of<T>(origin);
+  const runs_datatype t = detail::runs_of<T>(target_runs);
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Rput(from, o.count, o.type, target, disp, t.count, t.type, a.handle, &r), "MPI_Rput");
+  return request{r};
+}
+
+/// Combines the `origin` runs at `from` into the `target` runs at `disp` with `op`, atomically
+/// per element with respect to other accumulates. The target runs must not overlap. One
+/// MPI_Accumulate. Local; `from` is reusable on return; complete at the next sync point.
+template <accumulable T>
+void accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
+                     MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+  detail::require_same_elements(origin, target_runs, "accumulate_runs");
+  if (origin.empty()) return;
+  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const runs_datatype o = detail::runs_of<T>(origin);
+  const runs_datatype t = detail::runs_of<T>(target_runs);
+  check(MPI_Accumulate(from, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
+        "MPI_Accumulate");
+  if (a.passive) detail::complete_locally(a.handle, target);
+}
+
+}  // namespace pgas::runtime

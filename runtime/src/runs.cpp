@@ -1,0 +1,49 @@
+#include <pgas/runtime/runs.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace pgas::runtime {
+
+MPI_Aint element_runs::lowest() const noexcept {
+  return starts_.empty() ? 0 : *std::min_element(starts_.begin(), starts_.end());
+}
+
+MPI_Aint element_runs::end() const noexcept {
+  MPI_Aint out = 0;
+  for (std::size_t k = 0; k < starts_.size(); ++k) {
+    out = std::max(out, starts_[k] + static_cast<MPI_Aint>(lengths_[k]));
+  }
+  return out;
+}
+
+runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base, int per_element,
+                               std::size_t element_bytes) {
+  if (runs.contiguous_from_base()) {
+    return {owned_datatype{}, base, to_count(runs.elements() * static_cast<std::size_t>(per_element))};
+  }
+  const std::size_t n = runs.starts().size();
+  std::vector<int> lengths(n);
+  std::vector<MPI_Aint> bytes(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    lengths[k] = to_count(runs.lengths()[k] * static_cast<std::size_t>(per_element));
+    bytes[k] = runs.starts()[k] * static_cast<MPI_Aint>(element_bytes);
+  }
+  owned_datatype t;
+  check(MPI_Type_create_hindexed(to_count(n), lengths.data(), bytes.data(), base, t.out()),
+        "MPI_Type_create_hindexed");
+  check(MPI_Type_commit(t.out()), "MPI_Type_commit");
+  const MPI_Datatype handle = t.get();
+  return {std::move(t), handle, 1};
+}
+
+namespace detail {
+void require_same_elements(const element_runs& origin, const element_runs& target, const char* what) {
+  if (origin.elements() != target.elements()) {
+    throw usage_error(std::string(what) + ": the origin has " + std::to_string(origin.elements()) +
+                      " elements and the target " + std::to_string(target.elements()));
+  }
+}
+}  // namespace detail
+
+}  // namespace pgas::runtime
