@@ -1,6 +1,7 @@
 #pragma once
 // Everything a pgas program needs: the environment, containers, references and sync points.
 
+#include <pgas/aggregator.hpp>
 #include <pgas/array.hpp>
 #include <pgas/array_view.hpp>
 #include <pgas/coarray.hpp>

@@ -13,7 +13,6 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/aggregation.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/request.hpp>
 #include <pgas/runtime/runs.hpp>
 
 #include <algorithm>
@@ -100,32 +99,55 @@ inline void require_indices(const char* what, std::span<const std::size_t> indic
   }
 }
 
-// A future's source waiting for several requests.
-struct requests_source final : future_source<std::monostate> {
+// Transfers started on some windows' targets, complete at the origin after a local flush of
+// each: what an asynchronous transfer's future waits for.
+class started_transfers {
+ public:
+  void add(runtime::window& w, int target) { started_.push_back({&w, target}); }
+  /// Completes them at the origin (MPI_Win_flush_local per target). Local; the wait is only for
+  /// operations already in flight.
+  void complete() {
+    for (const started& s : started_) s.w->flush_local(s.target);
+    started_.clear();
+  }
+
+ private:
+  struct started {
+    runtime::window* w;
+    int target;
+  };
+  std::vector<started> started_;
+};
+
+// A future's source for started transfers: ready once they are completed, which ready()
+// itself does (flush_local only waits for operations already in flight).
+struct started_source final : future_source<std::monostate> {
   bool ready() override {
-    return std::all_of(requests.begin(), requests.end(), [](runtime::request& r) { return r.test(); });
+    transfers.complete();
+    return true;
   }
   std::monostate take() override {
-    for (runtime::request& r : requests) r.wait();
+    transfers.complete();
     return {};
   }
-  std::vector<runtime::request> requests;
+  started_transfers transfers;
 };
 
 // Reads the elements `walk` names into `out`. Runs in this process's memory are copied at once;
-// each remote owner gets one get per batch. With `requests`, the gets only start (MPI_Rget)
-// and their requests are collected; without, they complete before this returns.
+// each remote owner gets one get per batch. With `started`, the gets are only started and
+// noted there; without, they complete before this returns.
 template <class T, class Walk>
-void read_elements(std::span<T> out, Walk walk, std::vector<runtime::request>* requests) {
+void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
   using P = global_ptr<const T>;
   const auto local = [&out](std::size_t at, const P& p, std::size_t len) {
     std::copy_n(p.local_for_reading("a blocking read"), len, out.begin() + static_cast<std::ptrdiff_t>(at));
   };
-  const auto remote = [&out, requests](owner_batch<const T>& b) {
+  const auto remote = [&out, started](owner_batch<const T>& b) {
     runtime::window& w = *b.first.window();
     const int owner = static_cast<int>(b.first.image());
-    if (requests != nullptr) {
-      requests->push_back(runtime::rget_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target));
+    if (started != nullptr) {
+      runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
+      started->add(w, owner);
     } else {
       runtime::get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
     }
@@ -136,19 +158,20 @@ void read_elements(std::span<T> out, Walk walk, std::vector<runtime::request>* r
 }
 
 // Writes `in` to the elements `walk` names, which must be distinct. Runs in this process's
-// memory are stored at once; each remote owner gets one put per batch (started only, with
-// `requests`).
+// memory are stored at once; each remote owner gets one put per batch (only started, and noted
+// in `started`, when given).
 template <class T, class Walk>
-void write_elements(std::span<const T> in, Walk walk, std::vector<runtime::request>* requests) {
+void write_elements(std::span<const T> in, Walk walk, started_transfers* started) {
   using P = global_ptr<T>;
   const auto local = [&in](std::size_t at, const P& p, std::size_t len) {
     std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(at), len, p.local());
   };
-  const auto remote = [&in, requests](owner_batch<T>& b) {
+  const auto remote = [&in, started](owner_batch<T>& b) {
     runtime::window& w = *b.first.window();
     const int owner = static_cast<int>(b.first.image());
-    if (requests != nullptr) {
-      requests->push_back(runtime::rput_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target));
+    if (started != nullptr) {
+      runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
+      started->add(w, owner);
     } else {
       runtime::put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
     }
@@ -158,8 +181,9 @@ void write_elements(std::span<const T> in, Walk walk, std::vector<runtime::reque
   grouped.finish();
 }
 
-// Combines `in` into the elements `walk` names (distinct) with op, through MPI accumulates
-// for every owner, this image included: only they are atomic with other accumulates.
+// Combines `in` into the elements `walk` names (distinct) with op: one MPI accumulate per
+// owner, this image and same-node peers included, since only MPI's accumulates are atomic with
+// respect to other images' accumulates.
 template <class T, class Walk>
 void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op) {
   using P = global_ptr<T>;
@@ -167,28 +191,10 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
     runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, static_cast<int>(b.first.image()),
                              b.first.displacement(), b.target, op);
   };
-  // Elements in this process's memory are not stored directly: a batch of them goes as an
-  // accumulate too, through a pointer that keeps only the MPI address.
-  const auto local = [&remote](std::size_t at, const P& p, std::size_t len) {
-    owner_batch<T> b{p.without_local_address(), {}, {}};
-    b.origin.add(static_cast<MPI_Aint>(at), len);
-    b.target.add(0, len);
-    remote(b);
-  };
-  owner_batches<T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  const auto never_local = [](std::size_t, const P&, std::size_t) {};
+  owner_batches<T, decltype(never_local), decltype(remote)> grouped(never_local, remote);
+  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p.without_local_address(), len); });
   grouped.finish();
-}
-
-// a op b, for combining two updates of one element before they are sent.
-template <class T>
-T combine_updates(runtime::reduce_op op, const T& a, const T& b) {
-  switch (op) {
-    case runtime::reduce_op::land: return static_cast<T>(a && b);
-    case runtime::reduce_op::lor: return static_cast<T>(a || b);
-    case runtime::reduce_op::no_op: return a;
-    default: return runtime::combine(op, a, b);  // replace: b, the later one
-  }
 }
 
 // The list with each index once, in increasing order, and its value: the later of two writes
@@ -205,7 +211,7 @@ void distinct_updates(std::span<const std::size_t> indices, std::span<const T> v
   out_values.clear();
   for (std::size_t k : order) {
     if (!out_indices.empty() && out_indices.back() == indices[k]) {
-      out_values.back() = combine == nullptr ? values[k] : combine_updates(*combine, out_values.back(), values[k]);
+      out_values.back() = combine == nullptr ? values[k] : runtime::combine(*combine, out_values.back(), values[k]);
     } else {
       out_indices.push_back(indices[k]);
       out_values.push_back(values[k]);
@@ -230,8 +236,8 @@ auto list_walk(C& c, std::span<const std::size_t> indices) {
 
 template <class F>
 future<void> future_of(F start) {
-  auto source = std::make_unique<requests_source>();
-  start(&source->requests);
+  auto source = std::make_unique<started_source>();
+  start(&source->transfers);
   return future<void>{std::move(source)};
 }
 
@@ -263,8 +269,8 @@ template <class C>
 [[nodiscard]] future<void> async_get(const C& c, std::size_t first,
                                      std::span<detail::element_of<const C>> out) {
   detail::require_range("pgas::async_get", first, out.size(), c.size());
-  return detail::future_of([&](std::vector<runtime::request>* requests) {
-    detail::read_elements(out, detail::range_walk(c, first, out.size()), requests);
+  return detail::future_of([&](detail::started_transfers* started) {
+    detail::read_elements(out, detail::range_walk(c, first, out.size()), started);
   });
 }
 
@@ -275,8 +281,8 @@ template <class C>
 [[nodiscard]] future<void> async_put(C&& c, std::size_t first,
                                      std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
   detail::require_range("pgas::async_put", first, in.size(), c.size());
-  return detail::future_of([&](std::vector<runtime::request>* requests) {
-    detail::write_elements(in, detail::range_walk(c, first, in.size()), requests);
+  return detail::future_of([&](detail::started_transfers* started) {
+    detail::write_elements(in, detail::range_walk(c, first, in.size()), started);
   });
 }
 
@@ -319,8 +325,8 @@ template <class C>
                                         std::span<detail::element_of<const C>> out) {
   detail::require_same_length("pgas::async_gather", indices.size(), out.size());
   detail::require_indices("pgas::async_gather", indices, c.size());
-  return detail::future_of([&](std::vector<runtime::request>* requests) {
-    detail::read_elements(out, detail::list_walk(c, indices), requests);
+  return detail::future_of([&](detail::started_transfers* started) {
+    detail::read_elements(out, detail::list_walk(c, indices), started);
   });
 }
 

@@ -4,6 +4,7 @@
 #include "window_pool.hpp"
 #include "window_state.hpp"
 
+#include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
 
 namespace pgas::runtime {
@@ -14,6 +15,7 @@ std::vector<window_state*>& live_windows() {
 }
 
 void complete_all_windows() {
+  issue_deferred_writes();  // an aggregator's held updates complete with everything else
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive) continue;
     // Only writes need completing here (reads completed when they returned); one target is

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -432,6 +433,30 @@ TEST_F(BadInput, transfers_past_the_end_with_bad_indices_or_lengths_move_nothing
   EXPECT_TRUE(std::all_of(four.begin(), four.end(), [](long x) { return x == -1; }));
   pgas::sync_all();
   for (long x : a.local()) EXPECT_EQ(x, 5);
+}
+
+TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_after_a_move) {
+  pgas::array<long> a(4 * images());
+  EXPECT_THROW(pgas::aggregator(a, pgas::reduce_op::sum, 0), pgas::usage_error);
+  EXPECT_THROW(pgas::aggregator(a, pgas::reduce_op::no_op, 8), pgas::usage_error);
+  pgas::aggregator agg(a, pgas::reduce_op::sum, 8);
+  agg.add(0, 1);
+  EXPECT_THROW(agg.add(a.size(), 1), pgas::out_of_range);  // what was added stays
+  EXPECT_EQ(agg.held_updates(), 1u);
+  pgas::aggregator moved = std::move(agg);
+  EXPECT_THROW(agg.add(0, 1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(agg.flush(), pgas::usage_error);    // NOLINT(bugprone-use-after-move)
+  pgas::sync_all();
+  EXPECT_EQ(static_cast<long>(a[0]), static_cast<long>(images()));  // the moved-to one sent it
+  pgas::sync_all();
+  std::optional<pgas::array<long>> gone(std::in_place, 2 * images());
+  pgas::aggregator orphan(*gone, pgas::reduce_op::sum, 8);
+  orphan.add(1, 5);
+  gone.reset();  // collective; sends what orphan holds first
+  EXPECT_EQ(orphan.held_updates(), 0u);
+  EXPECT_THROW(orphan.add(0, 1), pgas::usage_error);
+  orphan.flush();  // nothing held: nothing to say
+  pgas::sync_all();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <pgas/global_ref.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/sync.hpp>
@@ -18,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -122,6 +125,7 @@ class storage {
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
 
+
  protected:
   struct state_type {
     Dist dist;
@@ -136,8 +140,58 @@ class storage {
     // Every image's part as mapped here (one node), or empty: see mapped_parts.hpp.
     std::vector<T*> mapped;
   };
+
+ public:
+  /// The container's elements, held for one use: size() and element(i) as the container's.
+  class locked_elements {
+   public:
+    explicit locked_elements(std::shared_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+    [[nodiscard]] std::size_t size() const noexcept { return s_->dist.size(); }
+    /// Where element i lives; throws out_of_range for i >= size().
+    [[nodiscard]] global_ptr<T> element(std::size_t i) const {
+      if (i >= size()) runtime::throw_out_of_range("index", i, size());
+      return pointer_in(*s_, i);
+    }
+
+   private:
+    std::shared_ptr<state_type> s_;
+  };
+  /// Finds the container's elements for as long as it exists, wherever the container object is
+  /// moved: for objects that outlive a call (aggregators). Does not keep the container alive.
+  class element_finder {
+   public:
+    explicit element_finder(std::weak_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+    /// The elements for one use. Throws usage_error naming `what` if the container is gone.
+    [[nodiscard]] locked_elements lock(const char* what) const {
+      auto s = s_.lock();
+      if (!s) throw usage_error(std::string(what) + ": its container no longer exists");
+      return locked_elements{std::move(s)};
+    }
+    /// True once the container is gone. Cheap: no reference is taken.
+    [[nodiscard]] bool expired() const noexcept { return s_.expired(); }
+
+   private:
+    std::weak_ptr<state_type> s_;
+  };
+  [[nodiscard]] element_finder finder() const {
+    (void)state();  // a moved-from container has nothing to find: usage_error
+    return element_finder{s_};
+  }
+
+ protected:
   storage() = default;
   explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+  storage(storage&&) noexcept = default;
+  storage& operator=(storage&& other) noexcept {
+    if (this != &other) {
+      issue_held_writes();
+      s_ = std::move(other.s_);
+    }
+    return *this;
+  }
+  storage(const storage&) = delete;
+  storage& operator=(const storage&) = delete;
+  ~storage() { issue_held_writes(); }
   /// A state for n elements laid out by dist over all images; the caller adds the window and
   /// this image's memory. Local.
   static std::unique_ptr<state_type> new_state(const Dist& dist, std::size_t n) {
@@ -161,7 +215,10 @@ class storage {
   }
   [[nodiscard]] global_ptr<T> pointer_to(std::size_t i) const {
     check_index(i);  // before the distribution divides by a block size that may be 0
-    const state_type& s = state();
+    return pointer_in(state(), i);
+  }
+  // Element i (< s.dist.size()) of the container whose state is s.
+  static global_ptr<T> pointer_in(const state_type& s, std::size_t i) {
     const std::size_t img = s.dist.owner(i);
     const std::size_t off = s.dist.local_offset(i);
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
@@ -169,7 +226,18 @@ class storage {
     return global_ptr<T>(made_by_container{}, &s.win, img,
                          base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
   }
-  std::unique_ptr<state_type> s_;
+  // Issues writes held back for later (aggregators) before the state, and its window, may go:
+  // they may be meant for this container. Reports, never throws.
+  void issue_held_writes() noexcept {
+    if (!s_ || !environment::active()) return;
+    try {
+      runtime::issue_deferred_writes();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pgas: issuing held updates before a container goes: %s\n", e.what());
+    }
+  }
+  // Shared only with element_finders, which never keep it alive past a use.
+  std::shared_ptr<state_type> s_;
 };
 
 }  // namespace pgas::detail

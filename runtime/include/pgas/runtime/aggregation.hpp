@@ -17,7 +17,8 @@
 
 namespace pgas::runtime {
 
-/// a op b for the ops that combine values (sum, prod, min, max, band, bor, bxor); b otherwise.
+/// a op b: what two updates of one element with `op` amount to. replace keeps the later (b),
+/// no_op the element as it was (a).
 template <class T>
 [[nodiscard]] T combine(reduce_op op, const T& a, const T& b) noexcept {
   switch (op) {
@@ -34,8 +35,12 @@ template <class T>
     case reduce_op::bxor:
       if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
       return b;
-    default: return b;
+    case reduce_op::land: return static_cast<T>(a && b);
+    case reduce_op::lor: return static_cast<T>(a || b);
+    case reduce_op::no_op: return a;
+    case reduce_op::replace: return b;
   }
+  return b;  // not reached: every op is handled above
 }
 
 /// Combines updates to the elements of a window (disp_unit sizeof(T), element e of target t at

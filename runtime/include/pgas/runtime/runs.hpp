@@ -5,7 +5,6 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/request.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -106,33 +105,34 @@ void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Ai
   detail::complete_locally(h, target);
 }
 
-/// As get_runs, but returns at once: the request completes when the data has arrived. The
-/// datatypes may go before it completes (MPI_Type_free lets pending operations finish).
+/// As get_runs, but returns at once: the data has arrived once window::flush_local(target)
+/// (or a flush) returns. Not a request: MPICH 4.0 completes an MPI_Rget's request with a
+/// derived datatype before the data is there (docs/platform.md); a flush is the rule every MPI
+/// keeps (MPI-4.1 §12.5.4). Local; passive epoch only.
 template <transferable T>
-[[nodiscard]] request rget_runs(window& w, T* into, const element_runs& origin, int target,
-                                MPI_Aint disp, const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "rget_runs");
-  const MPI_Win h = w.reading_from("rget", target, disp,
+void start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
+                    const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "start_get_runs");
+  if (origin.empty()) return;
+  const MPI_Win h = w.reading_from("an asynchronous get", target, disp,
                                    static_cast<std::size_t>(target_runs.end()) * sizeof(T));
   const runs_datatype o = detail::runs_of<T>(origin);
   const runs_datatype t = detail::runs_of<T>(target_runs);
-  MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget(into, o.count, o.type, target, disp, t.count, t.type, h, &r), "MPI_Rget");
-  return request{r};
+  check(MPI_Get(into, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
 }
 
-/// As put_runs, but returns at once: the request completes when `from` may be reused.
+/// As put_runs, but returns at once: `from` may be reused once window::flush_local(target) (or
+/// a flush) returns. Local; passive epoch only.
 template <transferable T>
-[[nodiscard]] request rput_runs(window& w, const T* from, const element_runs& origin, int target,
-                                MPI_Aint disp, const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "rput_runs");
-  w.require_passive("rput");
+void start_put_runs(window& w, const T* from, const element_runs& origin, int target,
+                    MPI_Aint disp, const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "start_put_runs");
+  if (origin.empty()) return;
+  w.require_passive("an asynchronous put");
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
   const runs_datatype o = detail::runs_of<T>(origin);
   const runs_datatype t = detail::runs_of<T>(target_runs);
-  MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rput(from, o.count, o.type, target, disp, t.count, t.type, a.handle, &r), "MPI_Rput");
-  return request{r};
+  check(MPI_Put(from, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
 }
 
 /// Combines the `origin` runs at `from` into the `target` runs at `disp` with `op`, atomically
