@@ -99,15 +99,17 @@ inline void require_indices(const char* what, std::span<const std::size_t> indic
   }
 }
 
-// Transfers started on some windows' targets, complete at the origin after a local flush of
-// each: what an asynchronous transfer's future waits for.
+// Transfers started on some windows' targets, complete after a flush of each: what an
+// asynchronous transfer's future waits for. MPI_Win_flush, not flush_local: the two mean the
+// same for a get, and Open MPI's osc/pt2pt (its component for dynamic windows) can wait for
+// ever in MPI_Win_flush_local with gets of several targets outstanding.
 class started_transfers {
  public:
   void add(runtime::window& w, int target) { started_.push_back({&w, target}); }
-  /// Completes them at the origin (MPI_Win_flush_local per target). Local; the wait is only for
-  /// operations already in flight.
+  /// Completes them (MPI_Win_flush per target). Local; the wait is only for operations already
+  /// in flight.
   void complete() {
-    for (const started& s : started_) s.w->flush_local(s.target);
+    for (const started& s : started_) s.w->flush(s.target);
     started_.clear();
   }
 
@@ -120,7 +122,7 @@ class started_transfers {
 };
 
 // A future's source for started transfers: ready once they are completed, which ready()
-// itself does (flush_local only waits for operations already in flight).
+// itself does (a flush only waits for operations already in flight).
 struct started_source final : future_source<std::monostate> {
   bool ready() override {
     transfers.complete();

@@ -105,8 +105,7 @@ void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Ai
   detail::complete_locally(h, target);
 }
 
-/// As get_runs, but returns at once: the data has arrived once window::flush_local(target)
-/// (or a flush) returns. Not a request: MPICH 4.0 completes an MPI_Rget's request with a
+/// As get_runs, but returns at once: the data has arrived once window::flush(target) returns. Not a request: MPICH 4.0 completes an MPI_Rget's request with a
 /// derived datatype before the data is there (docs/platform.md); a flush is the rule every MPI
 /// keeps (MPI-4.1 §12.5.4). Local; passive epoch only.
 template <transferable T>
@@ -121,8 +120,8 @@ void start_get_runs(window& w, T* into, const element_runs& origin, int target, 
   check(MPI_Get(into, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
 }
 
-/// As put_runs, but returns at once: `from` may be reused once window::flush_local(target) (or
-/// a flush) returns. Local; passive epoch only.
+/// As put_runs, but returns at once: `from` may be reused once window::flush(target) returns.
+/// Local; passive epoch only.
 template <transferable T>
 void start_put_runs(window& w, const T* from, const element_runs& origin, int target,
                     MPI_Aint disp, const element_runs& target_runs) {
