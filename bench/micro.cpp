@@ -1,5 +1,6 @@
 // Micro benchmarks, each beside the raw MPI it stands for: one remote element put and get,
-// a 1 MiB bulk put, STREAM triad on local(), and array construction + destruction.
+// a 1 MiB bulk put, a 1 MiB get spanning two images, a strided get, STREAM triad on local(),
+// and array construction + destruction.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -7,6 +8,7 @@
 #include <array>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "harness.hpp"
@@ -155,6 +157,110 @@ int main(int argc, char** argv) {
                                     pgas::co_min(ok_mpi ? 1 : 0) == 1));
   }
 
+  bench::progress("micro: 1 MiB bulk get spanning two images");
+  {
+    // Image 0 reads the last half of its own part and the first half of its right
+    // neighbour's: pgas::get of one range, against the two MPI_Gets a programmer would write.
+    const std::size_t bulk_reps = opt.size("bulk_reps");
+    const double bulk_bytes = static_cast<double>(bulk_reps * bulk_doubles * sizeof(double));
+    pgas::array<double> a(bulk_doubles * p);
+    for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<double>(a.global_index(k));
+    double* base = nullptr;
+    MPI_Win win;
+    MPI_Win_allocate(static_cast<MPI_Aint>(bulk_doubles * sizeof(double)), sizeof(double), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &base, &win);
+    for (std::size_t k = 0; k < bulk_doubles; ++k) base[k] = static_cast<double>(pgas::this_image() * bulk_doubles + k);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    pgas::sync_all();
+    const std::size_t half = bulk_doubles / 2;
+    const std::size_t first = pgas::this_image() * bulk_doubles + half;  // wraps for the last image
+    const std::size_t mine = p == 1 ? bulk_doubles - half : half;
+    std::vector<double> out(bulk_doubles);
+    std::vector<double> out_mpi(bulk_doubles);
+    const std::size_t start = first + bulk_doubles <= a.size() ? first : 0;
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          if (pgas::this_image() != 0) return;
+          for (std::size_t k = 0; k < bulk_reps; ++k) pgas::get(a, start, std::span<double>(out));
+        },
+        [&] {
+          if (pgas::this_image() != 0) return;
+          for (std::size_t k = 0; k < bulk_reps; ++k) {
+            MPI_Get(out_mpi.data(), static_cast<int>(mine), MPI_DOUBLE, 0, static_cast<MPI_Aint>(half),
+                    static_cast<int>(mine), MPI_DOUBLE, win);
+            if (p > 1) {
+              MPI_Get(out_mpi.data() + mine, static_cast<int>(bulk_doubles - mine), MPI_DOUBLE, 1, 0,
+                      static_cast<int>(bulk_doubles - mine), MPI_DOUBLE, win);
+            }
+            MPI_Win_flush_local_all(win);
+          }
+        });
+    bool ok = true;
+    if (pgas::this_image() == 0) {
+      for (std::size_t k = 0; k < bulk_doubles; ++k) {
+        ok = ok && out[k] == static_cast<double>(start + k) && out_mpi[k] == out[k];
+      }
+    }
+    pgas::sync_all();
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    const std::string size = "reps=" + std::to_string(bulk_reps);
+    results.push_back(bench::report("bulk_get_1MiB_two_images", "pgas", size, t, bulk_bytes / t * 1e-9, "GB/s",
+                                    pgas::co_min(ok ? 1 : 0) == 1));
+    results.push_back(bench::report("bulk_get_1MiB_two_images", "mpi_get_flush_local", size, t_mpi,
+                                    bulk_bytes / t_mpi * 1e-9, "GB/s", pgas::co_min(ok ? 1 : 0) == 1));
+  }
+  bench::progress("micro: strided get of 4096 doubles");
+  {
+    // Every 4th double of the right neighbour's part: pgas::get_strided against one MPI_Get
+    // with a vector datatype.
+    constexpr std::size_t count = 4096;
+    constexpr std::size_t stride = 4;
+    const std::size_t strided_reps = 20 * opt.size("bulk_reps");
+    pgas::array<double> a(count * stride * p);
+    for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<double>(a.global_index(k));
+    double* base = nullptr;
+    MPI_Win win;
+    MPI_Win_allocate(static_cast<MPI_Aint>(count * stride * sizeof(double)), sizeof(double), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &base, &win);
+    for (std::size_t k = 0; k < count * stride; ++k) base[k] = static_cast<double>(pgas::this_image() * count * stride + k);
+    MPI_Datatype every_fourth;
+    MPI_Type_vector(static_cast<int>(count), 1, static_cast<int>(stride), MPI_DOUBLE, &every_fourth);
+    MPI_Type_commit(&every_fourth);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    pgas::sync_all();
+    const auto target = static_cast<std::size_t>(right());
+    std::vector<double> out(count);
+    std::vector<double> out_mpi(count);
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < strided_reps; ++k) {
+            pgas::get_strided(a, target * count * stride, stride, std::span<double>(out));
+          }
+        },
+        [&] {
+          for (std::size_t k = 0; k < strided_reps; ++k) {
+            MPI_Get(out_mpi.data(), static_cast<int>(count), MPI_DOUBLE, right(), 0, 1, every_fourth, win);
+            MPI_Win_flush_local(right(), win);
+          }
+        });
+    bool ok = true;
+    for (std::size_t k = 0; k < count; ++k) {
+      ok = ok && out[k] == static_cast<double>(target * count * stride + k * stride) && out_mpi[k] == out[k];
+    }
+    pgas::sync_all();
+    MPI_Win_unlock_all(win);
+    MPI_Type_free(&every_fourth);
+    MPI_Win_free(&win);
+    const double bytes = static_cast<double>(strided_reps * count * sizeof(double));
+    const std::string size = "count=4096,stride=4,reps=" + std::to_string(strided_reps);
+    results.push_back(bench::report("strided_get_4096", "pgas", size, t, bytes / t * 1e-9, "GB/s",
+                                    pgas::co_min(ok ? 1 : 0) == 1));
+    results.push_back(bench::report("strided_get_4096", "mpi_get_vector_type", size, t_mpi, bytes / t_mpi * 1e-9,
+                                    "GB/s", pgas::co_min(ok ? 1 : 0) == 1));
+  }
   bench::progress("micro: STREAM triad");
   {
     const std::size_t n = opt.size("stream");

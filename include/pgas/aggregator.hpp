@@ -113,7 +113,7 @@ class aggregator {
         runtime::accumulate_runs(*b.first.window(), values.data(), b.origin,
                                  static_cast<int>(b.first.image()), b.first.displacement(), b.target, op);
       };
-      const auto never_local = [](std::size_t, const global_ptr<value_type>&, std::size_t) {};
+      const auto never_local = [](std::size_t, const global_ptr<value_type>&, std::size_t, std::size_t) {};
       detail::owner_batches<value_type, decltype(never_local), decltype(remote)> grouped(never_local, remote);
       for (std::size_t k = 0; k < updates.size(); ++k) {
         grouped.add(k, elements.element(updates[k].index).without_local_address(), 1);

@@ -57,7 +57,7 @@ inline void require_same_length(const char* what, std::size_t indices, std::size
   }
 }
 
-// Calls f(buffer position, first element, length) for every run of [first, first + count):
+// Calls f(buffer position, first element, length, 1) for every run of [first, first + count):
 // consecutive global indices one image stores consecutively.
 template <class C, class F>
 void for_each_range_run(C& c, std::size_t first, std::size_t count, F f) {
@@ -65,15 +65,23 @@ void for_each_range_run(C& c, std::size_t first, std::size_t count, F f) {
   const std::size_t end = first + count;
   while (i < end) {
     const std::size_t stop = std::min<std::size_t>(c.run_end(i), end);
-    f(i - first, c.element(i), stop - i);
+    f(i - first, c.element(i), stop - i, std::size_t{1});
     i = stop;
   }
 }
 
-// Calls f(buffer position, element, 1) for element first + k * stride, k < count.
+// Calls f(buffer position, first element, length, stride) for the elements first + k * stride
+// (k < count) that lie in one run of the container: `stride` apart in one image's memory.
 template <class C, class F>
 void for_each_strided(C& c, std::size_t first, std::size_t stride, std::size_t count, F f) {
-  for (std::size_t k = 0; k < count; ++k) f(k, c.element(first + k * stride), std::size_t{1});
+  std::size_t k = 0;
+  while (k < count) {
+    const std::size_t i = first + k * stride;
+    const std::size_t end = c.run_end(i);
+    const std::size_t in_run = std::min(count - k, (end - 1 - i) / stride + 1);
+    f(k, c.element(i), in_run, stride);
+    k += in_run;
+  }
 }
 
 // Throws out_of_range for a strided pattern reaching past the end, before anything moves.
@@ -141,8 +149,14 @@ struct started_source final : future_source<std::monostate> {
 template <class T, class Walk>
 void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
   using P = global_ptr<const T>;
-  const auto local = [&out](std::size_t at, const P& p, std::size_t len) {
-    std::copy_n(p.local_for_reading("a blocking read"), len, out.begin() + static_cast<std::ptrdiff_t>(at));
+  const auto local = [&out](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    const T* from = p.local_for_reading("a blocking read");
+    T* to = out.data() + at;
+    if (step == 1) {
+      std::copy_n(from, len, to);
+    } else {
+      for (std::size_t j = 0; j < len; ++j) to[j] = from[j * step];
+    }
   };
   const auto remote = [&out, started](owner_batch<const T>& b) {
     runtime::window& w = *b.first.window();
@@ -155,7 +169,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     }
   };
   owner_batches<const T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) { grouped.add(at, p, len, step); });
   grouped.finish();
 }
 
@@ -165,8 +179,14 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
 template <class T, class Walk>
 void write_elements(std::span<const T> in, Walk walk, started_transfers* started) {
   using P = global_ptr<T>;
-  const auto local = [&in](std::size_t at, const P& p, std::size_t len) {
-    std::copy_n(in.begin() + static_cast<std::ptrdiff_t>(at), len, p.local());
+  const auto local = [&in](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    const T* from = in.data() + at;
+    T* to = p.local();
+    if (step == 1) {
+      std::copy_n(from, len, to);
+    } else {
+      for (std::size_t j = 0; j < len; ++j) to[j * step] = from[j];
+    }
   };
   const auto remote = [&in, started](owner_batch<T>& b) {
     runtime::window& w = *b.first.window();
@@ -179,7 +199,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
     }
   };
   owner_batches<T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p, len); });
+  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) { grouped.add(at, p, len, step); });
   grouped.finish();
 }
 
@@ -193,9 +213,11 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
     runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, static_cast<int>(b.first.image()),
                              b.first.displacement(), b.target, op);
   };
-  const auto never_local = [](std::size_t, const P&, std::size_t) {};
+  const auto never_local = [](std::size_t, const P&, std::size_t, std::size_t) {};
   owner_batches<T, decltype(never_local), decltype(remote)> grouped(never_local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len) { grouped.add(at, p.without_local_address(), len); });
+  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    grouped.add(at, p.without_local_address(), len, step);
+  });
   grouped.finish();
 }
 
@@ -232,7 +254,7 @@ auto strided_walk(C& c, std::size_t first, std::size_t stride, std::size_t count
 template <class C>
 auto list_walk(C& c, std::span<const std::size_t> indices) {
   return [&c, indices](auto add) {
-    for (std::size_t k = 0; k < indices.size(); ++k) add(k, c.element(indices[k]), std::size_t{1});
+    for (std::size_t k = 0; k < indices.size(); ++k) add(k, c.element(indices[k]), std::size_t{1}, std::size_t{1});
   };
 }
 

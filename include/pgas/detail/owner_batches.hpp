@@ -30,19 +30,20 @@ struct owner_batch {
   runtime::element_runs target;
 };
 
-/// Collects runs; calls `local(position, pointer, length)` at once for runs in this process's
-/// memory and `remote(owner_batch&)` for each owner's batch when it is full and at finish().
+/// Collects runs; calls `local(position, pointer, length, step)` at once for runs in this
+/// process's memory and `remote(owner_batch&)` for each owner's batch when it is full and at
+/// finish().
 template <class T, class Local, class Remote>
 class owner_batches {
  public:
   owner_batches(Local local, Remote remote) : local_{std::move(local)}, remote_{std::move(remote)} {}
 
-  /// `length` elements from buffer position `position`, lying consecutively in their owner's
-  /// memory from `first` on.
-  void add(std::size_t position, const global_ptr<T>& first, std::size_t length) {
+  /// `length` elements from buffer position `position` on, lying in their owner's memory from
+  /// `first` on, `step` elements apart (1: consecutively).
+  void add(std::size_t position, const global_ptr<T>& first, std::size_t length, std::size_t step = 1) {
     if (length == 0) return;
     if (first.is_local()) {
-      local_(position, first, length);
+      local_(position, first, length, step);
       return;
     }
     if (pending_.empty()) pending_.resize(static_cast<std::size_t>(first.window()->ranks()));
@@ -55,7 +56,11 @@ class owner_batches {
     // Offsets from the first element seen; shifted to start at 0 before sending.
     const MPI_Aint offset = (first.displacement() - b.reference.displacement()) / first.step();
     b.origin.add(static_cast<MPI_Aint>(position), length);
-    b.target.add(offset, length);
+    if (step == 1) {
+      b.target.add(offset, length);
+    } else {
+      for (std::size_t j = 0; j < length; ++j) b.target.add(offset + static_cast<MPI_Aint>(j * step), 1);
+    }
     if (b.origin.starts().size() >= max_runs_per_operation ||
         b.target.starts().size() >= max_runs_per_operation) {
       send(slot);

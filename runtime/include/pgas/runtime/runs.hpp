@@ -42,10 +42,6 @@ class element_runs {
   /// The lowest start, and one past the highest element touched.
   [[nodiscard]] MPI_Aint lowest() const noexcept;
   [[nodiscard]] MPI_Aint end() const noexcept;
-  /// True for one run starting at element 0: plain contiguous memory, no derived type needed.
-  [[nodiscard]] bool contiguous_from_base() const noexcept {
-    return starts_.size() == 1 && starts_.front() == 0;
-  }
 
  private:
   std::vector<MPI_Aint> starts_;
@@ -53,23 +49,34 @@ class element_runs {
   std::size_t elements_ = 0;
 };
 
-/// How one side of a transfer travels: a count of a datatype, the datatype owned when derived.
+/// How one side of a transfer travels: `count` of `type` from `offset` elements past the base,
+/// the type owned when derived.
 struct runs_datatype {
-  owned_datatype derived;  // empty for contiguous runs
+  owned_datatype derived;  // empty for one contiguous run
   MPI_Datatype type;
   int count;
+  MPI_Aint offset;  // 0 unless allowed
 };
 
 /// The committed datatype for `runs` of elements of `element_bytes` bytes, each element being
-/// `per_element` of `base`. Local.
+/// `per_element` of `base`: one run is a plain count, equal runs at equal spacing a vector type,
+/// others an hindexed type. With `may_offset` the type may start at the first run (then
+/// `offset` says where); without, it starts at element 0. Local.
 [[nodiscard]] runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base,
-                                             int per_element, std::size_t element_bytes);
+                                             int per_element, std::size_t element_bytes, bool may_offset);
 
 namespace detail {
+// The origin side may start anywhere in this process's buffer; the target side starts at the
+// displacement given (target runs start at 0 there).
 template <transferable T>
-runs_datatype runs_of(const element_runs& r) {
+runs_datatype origin_runs_of(const element_runs& r) {
   const element_layout l = layout_of<T>();
-  return datatype_of_runs(r, l.type, l.per_element, sizeof(T));
+  return datatype_of_runs(r, l.type, l.per_element, sizeof(T), true);
+}
+template <transferable T>
+runs_datatype target_runs_of(const element_runs& r) {
+  const element_layout l = layout_of<T>();
+  return datatype_of_runs(r, l.type, l.per_element, sizeof(T), false);
 }
 // Throws usage_error unless both sides carry the same number of elements.
 void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
@@ -84,9 +91,9 @@ void put_runs(window& w, const T* from, const element_runs& origin, int target, 
   detail::require_same_elements(origin, target_runs, "put_runs");
   if (origin.empty()) return;
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::runs_of<T>(origin);
-  const runs_datatype t = detail::runs_of<T>(target_runs);
-  check(MPI_Put(from, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
   if (a.passive) detail::complete_locally(a.handle, target);
 }
 
@@ -99,9 +106,9 @@ void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Ai
   if (origin.empty()) return;
   const MPI_Win h = w.reading_from("a blocking get", target, disp,
                                    static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::runs_of<T>(origin);
-  const runs_datatype t = detail::runs_of<T>(target_runs);
-  check(MPI_Get(into, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
   detail::complete_locally(h, target);
 }
 
@@ -115,9 +122,9 @@ void start_get_runs(window& w, T* into, const element_runs& origin, int target, 
   if (origin.empty()) return;
   const MPI_Win h = w.reading_from("an asynchronous get", target, disp,
                                    static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::runs_of<T>(origin);
-  const runs_datatype t = detail::runs_of<T>(target_runs);
-  check(MPI_Get(into, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
 }
 
 /// As put_runs, but returns at once: `from` may be reused once window::flush(target) returns.
@@ -129,9 +136,9 @@ void start_put_runs(window& w, const T* from, const element_runs& origin, int ta
   if (origin.empty()) return;
   w.require_passive("an asynchronous put");
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::runs_of<T>(origin);
-  const runs_datatype t = detail::runs_of<T>(target_runs);
-  check(MPI_Put(from, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
 }
 
 /// Combines the `origin` runs at `from` into the `target` runs at `disp` with `op`, atomically
@@ -143,9 +150,9 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
   detail::require_same_elements(origin, target_runs, "accumulate_runs");
   if (origin.empty()) return;
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::runs_of<T>(origin);
-  const runs_datatype t = detail::runs_of<T>(target_runs);
-  check(MPI_Accumulate(from, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Accumulate(from + o.offset, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
   if (a.passive) detail::complete_locally(a.handle, target);
 }
