@@ -13,15 +13,19 @@ std::vector<deferred_writes*>& holders() {
 bool issuing = false;  // a holder's issue() may reach a sync point; it must not recurse
 }  // namespace
 
-deferred_writes::deferred_writes() { holders().push_back(this); }
+deferred_writes::deferred_writes() {
+  holders().push_back(this);
+  detail::deferred_write_holders = holders().size();
+}
 
 deferred_writes::~deferred_writes() {
   auto& all = holders();
   all.erase(std::remove(all.begin(), all.end(), this), all.end());
+  detail::deferred_write_holders = all.size();
 }
 
-void issue_deferred_writes() {
-  if (issuing || holders().empty()) return;
+void detail::issue_registered_deferred_writes() {
+  if (issuing) return;
   issuing = true;
   try {
     // A copy: issuing may create or destroy holders.

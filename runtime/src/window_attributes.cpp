@@ -33,11 +33,9 @@ void require_static_exposure(const window_state& s, const char* what) {
 
 }  // namespace
 
-void require_rank(const window_state& s, int target) {
-  if (target < 0 || target >= s.ranks) {
-    throw usage_error("target image " + std::to_string(target) + " does not exist; the window has " +
-                      std::to_string(s.ranks) + " images");
-  }
+void throw_no_such_rank(const window_state& s, int target) {
+  throw usage_error("target image " + std::to_string(target) + " does not exist; the window has " +
+                    std::to_string(s.ranks) + " images");
 }
 
 MPI_Comm window::comm() const { return state().comm; }

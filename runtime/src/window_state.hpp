@@ -63,7 +63,12 @@ inline void report(int code, const char* call, int rank) noexcept {
   }
 }
 
-/// Throws usage_error unless 0 <= target < s.ranks.
-void require_rank(const window_state& s, int target);
+/// Throws usage_error naming a target outside the window (the cold half of require_rank).
+[[noreturn]] void throw_no_such_rank(const window_state& s, int target);
+/// Throws usage_error unless 0 <= target < s.ranks. Inline: every operation and every load of a
+/// peer's memory asks.
+inline void require_rank(const window_state& s, int target) {
+  if (target < 0 || target >= s.ranks) throw_no_such_rank(s, target);
+}
 
 }  // namespace pgas::runtime

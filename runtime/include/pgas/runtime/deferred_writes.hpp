@@ -3,6 +3,8 @@
 // point, and the release of any window, issues them first, so they complete with the others:
 // a program never has to remember to flush before it synchronises.
 
+#include <cstddef>
+
 namespace pgas::runtime {
 
 /// Something holding writes not yet issued. Registered for its lifetime; not copyable or
@@ -21,7 +23,15 @@ class deferred_writes {
   ~deferred_writes();
 };
 
+namespace detail {
+/// How many holders are registered: a sync point with none pays one load.
+inline std::size_t deferred_write_holders = 0;
+void issue_registered_deferred_writes();
+}  // namespace detail
+
 /// Issues every registered holder's writes, oldest holder first. Local.
-void issue_deferred_writes();
+inline void issue_deferred_writes() {
+  if (detail::deferred_write_holders != 0) detail::issue_registered_deferred_writes();
+}
 
 }  // namespace pgas::runtime
