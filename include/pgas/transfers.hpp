@@ -162,7 +162,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     runtime::window& w = *b.first.window();
     const int owner = static_cast<int>(b.first.image());
     if (started != nullptr) {
-      runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
+      (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
       started->add(w, owner);
     } else {
       runtime::get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
@@ -192,7 +192,8 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
     runtime::window& w = *b.first.window();
     const int owner = static_cast<int>(b.first.image());
     if (started != nullptr) {
-      runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
+      w.require_passive("an asynchronous put");
+      (void)runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
       started->add(w, owner);
     } else {
       runtime::put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);

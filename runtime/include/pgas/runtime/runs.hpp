@@ -82,63 +82,56 @@ runs_datatype target_runs_of(const element_runs& r) {
 void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
 }  // namespace detail
 
-/// Writes the `origin` runs of elements at `from` into the `target` runs at `disp` (where
-/// target element 0 is; target starts are at least 0). One MPI_Put. Local; like put, `from` is
-/// reusable on return in the passive epoch; complete at the target at the next sync point.
+/// Starts writing the `origin` runs of elements at `from` into the `target` runs at `disp`
+/// (where target element 0 is; target starts are at least 0) with one MPI_Put, and returns
+/// what the window said of it. `from` may be reused once window::flush(target) returns (or the
+/// phase's next fence). Local.
+template <transferable T>
+window::access start_put_runs(window& w, const T* from, const element_runs& origin, int target,
+                              MPI_Aint disp, const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "put_runs");
+  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty()) return a;
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  return a;
+}
+
+/// As start_put_runs, and returns once `from` may be reused (in the passive epoch); complete at
+/// the target at the next sync point. Local.
 template <transferable T>
 void put_runs(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
               const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "put_runs");
   if (origin.empty()) return;
-  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::origin_runs_of<T>(origin);
-  const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  const window::access a = start_put_runs(w, from, origin, target, disp, target_runs);
   if (a.passive) detail::complete_locally(a.handle, target);
 }
 
-/// Reads the `target` runs at `disp` into the `origin` runs at `into`. One MPI_Get; returns
-/// once the data has arrived, and sees this process's own earlier writes to `target`. Local.
+/// Starts reading the `target` runs at `disp` into the `origin` runs at `into` with one
+/// MPI_Get, after this process's own earlier writes to `target` are complete. The data has
+/// arrived once window::flush(target) returns. Not a request: MPICH 4.0 completes an MPI_Rget's
+/// request with a derived datatype before the data is there (docs/platform.md); a flush is the
+/// rule every MPI keeps (MPI-4.1 §12.5.4). Local; passive epoch only (`what` names the read
+/// in the usage_error otherwise).
+template <transferable T>
+MPI_Win start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
+                       const element_runs& target_runs, const char* what = "an asynchronous get") {
+  detail::require_same_elements(origin, target_runs, "get_runs");
+  const MPI_Win h = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty()) return h;
+  const runs_datatype o = detail::origin_runs_of<T>(origin);
+  const runs_datatype t = detail::target_runs_of<T>(target_runs);
+  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  return h;
+}
+
+/// As start_get_runs, and returns once the data has arrived. Local.
 template <transferable T>
 void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
               const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "get_runs");
   if (origin.empty()) return;
-  const MPI_Win h = w.reading_from("a blocking get", target, disp,
-                                   static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::origin_runs_of<T>(origin);
-  const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
-  detail::complete_locally(h, target);
-}
-
-/// As get_runs, but returns at once: the data has arrived once window::flush(target) returns. Not a request: MPICH 4.0 completes an MPI_Rget's request with a
-/// derived datatype before the data is there (docs/platform.md); a flush is the rule every MPI
-/// keeps (MPI-4.1 §12.5.4). Local; passive epoch only.
-template <transferable T>
-void start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
-                    const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "start_get_runs");
-  if (origin.empty()) return;
-  const MPI_Win h = w.reading_from("an asynchronous get", target, disp,
-                                   static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::origin_runs_of<T>(origin);
-  const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
-}
-
-/// As put_runs, but returns at once: `from` may be reused once window::flush(target) returns.
-/// Local; passive epoch only.
-template <transferable T>
-void start_put_runs(window& w, const T* from, const element_runs& origin, int target,
-                    MPI_Aint disp, const element_runs& target_runs) {
-  detail::require_same_elements(origin, target_runs, "start_put_runs");
-  if (origin.empty()) return;
-  w.require_passive("an asynchronous put");
-  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  const runs_datatype o = detail::origin_runs_of<T>(origin);
-  const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  detail::complete_locally(start_get_runs(w, into, origin, target, disp, target_runs, "a blocking get"), target);
 }
 
 /// Combines the `origin` runs at `from` into the `target` runs at `disp` with `op`, atomically
