@@ -4,7 +4,7 @@
 
 #include <pgas/detail/owner_batches.hpp>
 #include <pgas/reduce_op.hpp>
-#include <pgas/runtime/aggregation.hpp>
+#include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/runs.hpp>

@@ -11,7 +11,7 @@
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/reduce_op.hpp>
-#include <pgas/runtime/aggregation.hpp>
+#include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/runs.hpp>
 

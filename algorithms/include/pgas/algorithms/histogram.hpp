@@ -3,9 +3,10 @@
 // aggregation: updates are counted locally per owner and each owner gets one accumulate.
 
 #include <pgas/algorithms/detail.hpp>
-#include <pgas/runtime/aggregation.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/combine.hpp>
 #include <pgas/sync.hpp>
+#include <pgas/transfers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -69,32 +70,30 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
   for (std::size_t off = 0; off < mine.size(); ++off) local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
 }
 
-// Combines bins[indices[u]] op= value(u) per owner and sends each owner one MPI_Accumulate
-// (the runtime's aggregation). Checks every index first; if any image holds a bad one, nothing
-// is sent anywhere. Collective.
+// Combines bins[indices[u]] op= value(u): updates of one element combined here, then each
+// owner gets one accumulate (pgas::scatter_accumulate), so the cost grows with the updates, not
+// with the table. Checks every index first; if any image holds a bad one, nothing is sent
+// anywhere. Collective.
 template <class Bins, class Local, class Value>
 void batched_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
-                        typename Bins::value_type identity, std::size_t& bad_index, bool& bad) {
+                        std::size_t& bad_index, bool& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
-  for (const auto k : local_indices) {
-    if (static_cast<std::size_t>(k) >= n) {
-      bad = true;
-      bad_index = static_cast<std::size_t>(k);
-      break;
-    }
-  }
-  if (!runtime::everyone(!bad, runtime::world_comm())) return;
-  std::vector<std::size_t> sizes(num_images());
-  for (std::size_t img = 0; img < sizes.size(); ++img) sizes[img] = bins.local_size_of(img);
-  runtime::accumulate_batcher<C> batcher(bins.window(), std::move(sizes), op, identity);
-  const auto& dist = bins.distribution();
+  std::vector<std::size_t> indices;
+  std::vector<C> values;
   std::size_t u = 0;
   for (const auto k : local_indices) {
     const auto i = static_cast<std::size_t>(k);
-    batcher.add(dist.owner(i), dist.local_offset(i), value(u++));
+    if (i >= n) {
+      bad = true;
+      bad_index = i;
+      break;
+    }
+    indices.push_back(i);
+    values.push_back(static_cast<C>(value(u++)));
   }
-  batcher.flush();
+  if (!runtime::everyone(!bad, runtime::world_comm())) return;
+  scatter_accumulate(bins, std::span<const std::size_t>(indices), std::span<const C>(values), op);
 }
 
 [[noreturn]] inline void throw_bad_index(const char* algorithm, std::size_t bins, bool mine,
@@ -119,7 +118,7 @@ void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local
   if (most * 4 >= bins.size()) {
     dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index, bad);
   } else {
-    batched_accumulate(bins, local_indices, value, op, identity, bad_index, bad);
+    batched_accumulate(bins, local_indices, value, op, bad_index, bad);
   }
   if (!runtime::everyone(!bad, runtime::world_comm())) throw_bad_index(algorithm, bins.size(), bad, bad_index);
   sync_all();
