@@ -6,7 +6,6 @@
 // Works on every container with global indices (array, array_view, vector) and on the image
 // parts of a coarray<T[N]> (`pgas::get(x(img), 0, out)`).
 
-#include <pgas/detail/access.hpp>
 #include <pgas/detail/owner_batches.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
@@ -17,7 +16,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <numeric>
 #include <span>
