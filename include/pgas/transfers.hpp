@@ -6,6 +6,7 @@
 // Works on every container with global indices (array, array_view, vector) and on the image
 // parts of a coarray<T[N]> (`pgas::get(x(img), 0, out)`).
 
+#include <pgas/detail/access.hpp>
 #include <pgas/detail/owner_batches.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
@@ -17,7 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <numeric>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -158,7 +159,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
   };
   const auto remote = [&out, started](owner_batch<const T>& b) {
     runtime::window& w = *b.first.window();
-    const int owner = static_cast<int>(b.first.image());
+    const int owner = rank_of(b.first);
     if (started != nullptr) {
       (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
       started->add(w, owner);
@@ -188,7 +189,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
   };
   const auto remote = [&in, started](owner_batch<T>& b) {
     runtime::window& w = *b.first.window();
-    const int owner = static_cast<int>(b.first.image());
+    const int owner = rank_of(b.first);
     if (started != nullptr) {
       w.require_passive("an asynchronous put");
       (void)runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
@@ -209,7 +210,7 @@ template <class T, class Walk>
 void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op) {
   using P = global_ptr<T>;
   const auto remote = [&in, op](owner_batch<T>& b) {
-    runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, static_cast<int>(b.first.image()),
+    runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, rank_of(b.first),
                              b.first.displacement(), b.target, op);
   };
   const auto never_local = [](std::size_t, const P&, std::size_t, std::size_t) {};
@@ -220,26 +221,32 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
   grouped.finish();
 }
 
-// The list with each index once, in increasing order, and its value: the later of two writes
-// (combine == nullptr) or the updates combined with op in list order.
+// Makes each index appear once, in place: the updates of one index are combined with op in list
+// order (replace: the later value wins), kept where the index first appears. An accumulate's or
+// put's target may not name an element twice in one operation. Open addressing, so the cost
+// grows with the updates, not with a sort.
 template <class T>
-void distinct_updates(std::span<const std::size_t> indices, std::span<const T> values,
-                      const runtime::reduce_op* combine, std::vector<std::size_t>& out_indices,
-                      std::vector<T>& out_values) {
-  std::vector<std::size_t> order(indices.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&indices](std::size_t x, std::size_t y) { return indices[x] < indices[y]; });
-  out_indices.clear();
-  out_values.clear();
-  for (std::size_t k : order) {
-    if (!out_indices.empty() && out_indices.back() == indices[k]) {
-      out_values.back() = combine == nullptr ? values[k] : runtime::combine(*combine, out_values.back(), values[k]);
+void combine_duplicates(std::vector<std::size_t>& indices, std::vector<T>& values, runtime::reduce_op op) {
+  constexpr std::size_t empty = SIZE_MAX;
+  std::size_t slots = 16;
+  while (slots < 2 * indices.size()) slots *= 2;
+  std::vector<std::size_t> table(slots, empty);  // slot -> kept position
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const std::size_t index = indices[k];
+    std::size_t s = (index * 0x9e3779b97f4a7c15ULL) & (slots - 1);
+    while (table[s] != empty && indices[table[s]] != index) s = (s + 1) & (slots - 1);
+    if (table[s] == empty) {
+      table[s] = kept;
+      indices[kept] = index;
+      values[kept] = values[k];
+      ++kept;
     } else {
-      out_indices.push_back(indices[k]);
-      out_values.push_back(values[k]);
+      values[table[s]] = runtime::combine(op, values[table[s]], values[k]);
     }
   }
+  indices.resize(kept);
+  values.resize(kept);
 }
 
 template <class C>
@@ -363,9 +370,9 @@ void scatter(C&& c, std::span<const std::size_t> indices,
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter", indices.size(), values.size());
   detail::require_indices("pgas::scatter", indices, c.size());
-  std::vector<std::size_t> distinct;
-  std::vector<T> last;
-  detail::distinct_updates(indices, values, nullptr, distinct, last);
+  std::vector<std::size_t> distinct(indices.begin(), indices.end());
+  std::vector<T> last(values.begin(), values.end());
+  detail::combine_duplicates(distinct, last, reduce_op::replace);
   detail::write_elements(std::span<const T>(last), detail::list_walk(c, std::span<const std::size_t>(distinct)), nullptr);
 }
 
@@ -382,9 +389,9 @@ void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
   detail::require_indices("pgas::scatter_accumulate", indices, c.size());
-  std::vector<std::size_t> distinct;
-  std::vector<T> combined;
-  detail::distinct_updates(indices, values, &op, distinct, combined);
+  std::vector<std::size_t> distinct(indices.begin(), indices.end());
+  std::vector<T> combined(values.begin(), values.end());
+  detail::combine_duplicates(distinct, combined, op);
   detail::accumulate_elements(std::span<const T>(combined),
                               detail::list_walk(c, std::span<const std::size_t>(distinct)), op);
 }

@@ -6,22 +6,14 @@
 namespace pgas::runtime {
 
 namespace {
-std::vector<deferred_writes*>& holders() {
-  static std::vector<deferred_writes*> all;
-  return all;
-}
 bool issuing = false;  // a holder's issue() may reach a sync point; it must not recurse
 }  // namespace
 
-deferred_writes::deferred_writes() {
-  holders().push_back(this);
-  detail::deferred_write_holders = holders().size();
-}
+deferred_writes::deferred_writes() { detail::deferred_write_holders.push_back(this); }
 
 deferred_writes::~deferred_writes() {
-  auto& all = holders();
+  auto& all = detail::deferred_write_holders;
   all.erase(std::remove(all.begin(), all.end(), this), all.end());
-  detail::deferred_write_holders = all.size();
 }
 
 void detail::issue_registered_deferred_writes() {
@@ -29,9 +21,12 @@ void detail::issue_registered_deferred_writes() {
   issuing = true;
   try {
     // A copy: issuing may create or destroy holders.
-    const std::vector<deferred_writes*> now = holders();
+    const std::vector<deferred_writes*> now = deferred_write_holders;
     for (deferred_writes* h : now) {
-      if (std::find(holders().begin(), holders().end(), h) != holders().end()) h->issue();
+      if (std::find(deferred_write_holders.begin(), deferred_write_holders.end(), h) !=
+          deferred_write_holders.end()) {
+        h->issue();
+      }
     }
   } catch (...) {
     issuing = false;

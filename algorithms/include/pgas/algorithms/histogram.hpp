@@ -71,9 +71,9 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
 }
 
 // Combines bins[indices[u]] op= value(u): updates of one element combined here, then each
-// owner gets one accumulate (pgas::scatter_accumulate), so the cost grows with the updates, not
-// with the table. Checks every index first; if any image holds a bad one, nothing is sent
-// anywhere. Collective.
+// owner gets one accumulate (what pgas::scatter_accumulate does, without checking and copying
+// the lists again), so the cost grows with the updates, not with the table. Checks every index
+// first; if any image holds a bad one, nothing is sent anywhere. Collective.
 template <class Bins, class Local, class Value>
 void batched_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
                         std::size_t& bad_index, bool& bad) {
@@ -93,7 +93,8 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
     values.push_back(static_cast<C>(value(u++)));
   }
   if (!runtime::everyone(!bad, runtime::world_comm())) return;
-  scatter_accumulate(bins, std::span<const std::size_t>(indices), std::span<const C>(values), op);
+  combine_duplicates(indices, values, op);
+  accumulate_elements(std::span<const C>(values), list_walk(bins, std::span<const std::size_t>(indices)), op);
 }
 
 [[noreturn]] inline void throw_bad_index(const char* algorithm, std::size_t bins, bool mine,

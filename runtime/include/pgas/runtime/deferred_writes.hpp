@@ -3,7 +3,7 @@
 // point, and the release of any window, issues them first, so they complete with the others:
 // a program never has to remember to flush before it synchronises.
 
-#include <cstddef>
+#include <vector>
 
 namespace pgas::runtime {
 
@@ -24,14 +24,15 @@ class deferred_writes {
 };
 
 namespace detail {
-/// How many holders are registered: a sync point with none pays one load.
-inline std::size_t deferred_write_holders = 0;
+/// The registered holders, oldest first. In the header, so a sync point with none pays one
+/// load and no call.
+inline std::vector<deferred_writes*> deferred_write_holders;
 void issue_registered_deferred_writes();
 }  // namespace detail
 
 /// Issues every registered holder's writes, oldest holder first. Local.
 inline void issue_deferred_writes() {
-  if (detail::deferred_write_holders != 0) detail::issue_registered_deferred_writes();
+  if (!detail::deferred_write_holders.empty()) detail::issue_registered_deferred_writes();
 }
 
 }  // namespace pgas::runtime
