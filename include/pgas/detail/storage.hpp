@@ -114,8 +114,8 @@ class storage {
 
   /// Where element i lives. Local; throws out_of_range for i >= size(). Read-only through a
   /// const container.
-  [[nodiscard]] global_ptr<T> element(std::size_t i) { return pointer_to(i); }
-  [[nodiscard]] global_ptr<const T> element(std::size_t i) const { return pointer_to(i); }
+  [[nodiscard]] global_ptr<T> element(std::size_t i) { return element_in(state(), i); }
+  [[nodiscard]] global_ptr<const T> element(std::size_t i) const { return element_in(state(), i); }
   /// One past the last index of the run from i that one image stores consecutively (i < size()).
   /// Local.
   [[nodiscard]] std::size_t run_end(std::size_t i) const {
@@ -124,7 +124,6 @@ class storage {
   }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
-
 
  protected:
   struct state_type {
@@ -148,10 +147,7 @@ class storage {
     explicit locked_elements(std::shared_ptr<state_type> s) noexcept : s_{std::move(s)} {}
     [[nodiscard]] std::size_t size() const noexcept { return s_->dist.size(); }
     /// Where element i lives; throws out_of_range for i >= size().
-    [[nodiscard]] global_ptr<T> element(std::size_t i) const {
-      if (i >= size()) runtime::throw_out_of_range("index", i, size());
-      return pointer_in(*s_, i);
-    }
+    [[nodiscard]] global_ptr<T> element(std::size_t i) const { return element_in(*s_, i); }
 
    private:
     std::shared_ptr<state_type> s_;
@@ -213,12 +209,10 @@ class storage {
   void check_index(std::size_t i) const {
     if (i >= size()) runtime::throw_out_of_range("index", i, size());
   }
-  [[nodiscard]] global_ptr<T> pointer_to(std::size_t i) const {
-    check_index(i);  // before the distribution divides by a block size that may be 0
-    return pointer_in(state(), i);
-  }
-  // Element i (< s.dist.size()) of the container whose state is s.
-  static global_ptr<T> pointer_in(const state_type& s, std::size_t i) {
+  // Element i of the container whose state is s; out_of_range for i >= its size, checked before
+  // the distribution divides by a block size that may be 0.
+  static global_ptr<T> element_in(const state_type& s, std::size_t i) {
+    if (i >= s.dist.size()) runtime::throw_out_of_range("index", i, s.dist.size());
     const std::size_t img = s.dist.owner(i);
     const std::size_t off = s.dist.local_offset(i);
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
