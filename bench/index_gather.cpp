@@ -4,18 +4,16 @@
 // values sent back and placed), and one MPI_Get per element (completed once at the end).
 // Every variant checks every gathered value.
 #include <pgas/pgas.hpp>
+#include <pgas_programs/bale_updates.hpp>
 
 #include <mpi.h>
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "harness.hpp"
 
 namespace {
-
-std::int64_t value_of(std::size_t i) { return -static_cast<std::int64_t>(i) - 1; }
 
 // Request/reply with two all-to-alls, as a bale "exstack"-style program does in one round.
 void alltoallv_gather(const std::vector<std::int64_t>& local_table, const std::vector<std::size_t>& index,
@@ -65,7 +63,7 @@ int main(int argc, char** argv) {
   const std::size_t requests = opt.size("requests");
   const std::size_t n = per_image * p;
   pgas::array<std::int64_t, pgas::cyclic> table(n);
-  for (std::size_t k = 0; k < table.local().size(); ++k) table.local()[k] = value_of(table.global_index(k));
+  for (std::size_t k = 0; k < table.local().size(); ++k) table.local()[k] = bale::table_value(table.global_index(k));
   const std::vector<std::int64_t> local_table(table.local().begin(), table.local().end());
   std::int64_t* base = nullptr;
   MPI_Win win;
@@ -75,9 +73,7 @@ int main(int argc, char** argv) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   pgas::sync_all();
 
-  std::mt19937_64 gen(12345 + pgas::this_image());
-  std::vector<std::size_t> index(requests);
-  for (auto& i : index) i = static_cast<std::size_t>(gen() % n);
+  const std::vector<std::size_t> index = bale::updates_of(pgas::this_image(), requests, n);
   // One MPI_Get per element is slow: it runs on 1/get_share of the requests; its rate compares.
   const std::size_t few = requests / std::max<std::size_t>(1, opt.size("get_share"));
   std::vector<std::int64_t> t_pgas(requests), t_a2a(requests), t_get(few);
@@ -94,7 +90,7 @@ int main(int argc, char** argv) {
        }});
   const auto all_right = [&](const std::vector<std::int64_t>& got) {
     bool ok = true;
-    for (std::size_t k = 0; k < got.size(); ++k) ok = ok && got[k] == value_of(index[k]);
+    for (std::size_t k = 0; k < got.size(); ++k) ok = ok && got[k] == bale::table_value(index[k]);
     return pgas::co_min(ok ? 1 : 0) == 1;
   };
   const std::string size = "table=" + std::to_string(n) + ",requests_per_image=" + std::to_string(requests);

@@ -2,19 +2,15 @@
 // gathers table[index] into a local array, with one pgas::gather call and no other image taking
 // part. The table is spread cyclically, as bale spreads it; every gathered value is checked.
 #include <pgas/pgas.hpp>
+#include <pgas_programs/bale_updates.hpp>
 #include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <random>
 #include <vector>
 
-namespace {
-// What table[i] holds: something no other index holds.
-std::int64_t value_of(std::size_t i) { return -static_cast<std::int64_t>(i) - 1; }
-}  // namespace
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
@@ -26,19 +22,17 @@ int main(int argc, char** argv) {
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   const std::size_t n = per_image * pgas::num_images();
   pgas::array<std::int64_t, pgas::cyclic> table(n);
-  for (std::size_t k = 0; k < table.local().size(); ++k) table.local()[k] = value_of(table.global_index(k));
+  for (std::size_t k = 0; k < table.local().size(); ++k) table.local()[k] = bale::table_value(table.global_index(k));
   pgas::sync_all();
 
-  std::mt19937_64 gen(12345 + pgas::this_image());
-  std::vector<std::size_t> index(requests);
-  for (auto& i : index) i = static_cast<std::size_t>(gen() % n);
+  const std::vector<std::size_t> index = bale::updates_of(pgas::this_image(), requests, n);
   std::vector<std::int64_t> target(requests);
   const double t0 = MPI_Wtime();
   pgas::gather(table, index, target);
   const double t = pgas::co_max(MPI_Wtime() - t0);
 
   std::size_t wrong = 0;
-  for (std::size_t k = 0; k < requests; ++k) wrong += target[k] == value_of(index[k]) ? 0U : 1U;
+  for (std::size_t k = 0; k < requests; ++k) wrong += target[k] == bale::table_value(index[k]) ? 0U : 1U;
   wrong = pgas::co_sum(wrong);
   if (pgas::this_image() == 0) {
     std::printf("index_gather: %zu table entries, %zu requests per image on %zu images in %.3f s "
