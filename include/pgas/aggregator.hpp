@@ -2,6 +2,7 @@
 // pgas::aggregator: a stream of small updates `c[i] op= v` from one image, held in a buffer of
 // bounded size and sent as one accumulate per owner when it fills. No other image takes part.
 
+#include <pgas/detail/in_place.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
@@ -21,7 +22,9 @@ namespace pgas {
 /// Makes `c[i] = c[i] op v` happen for every `add(i, v)`, atomically with respect to other
 /// accumulates. Holds at most `capacity` updates on this image; when full it sends each owner
 /// its share as one MPI_Accumulate (duplicates combined first), so memory and look-ahead stay
-/// bounded: capacity 1024 is HPCC RandomAccess's look-ahead rule. Not collective: images add
+/// bounded: capacity 1024 is HPCC RandomAccess's look-ahead rule. When every image shares the
+/// container's memory (one node) it applies the held updates itself instead, one processor
+/// atomic each (runtime/in_place_updates.hpp). Not collective: images add
 /// different numbers of updates and flush at different times. Every update added before a sync
 /// point (sync_all, sync_images, sync_memory) is complete after it: a sync point sends every
 /// live aggregator's updates first, and so does the destruction of any container. The
@@ -98,9 +101,14 @@ class aggregator {
       std::vector<value_type> sending_values;
       sending_indices.swap(indices);
       sending_values.swap(values);
-      detail::combine_duplicates(sending_indices, sending_values, op);
-      detail::accumulate_elements(std::span<const value_type>(sending_values),
-                                  detail::list_walk(elements, std::span<const std::size_t>(sending_indices)), op);
+      const bool in_place = detail::combine_in_place<value_type>(
+          elements, sending_indices.size(), [&](std::size_t u) { return sending_indices[u]; },
+          [&](std::size_t u) { return sending_values[u]; }, op);
+      if (!in_place) {
+        detail::combine_duplicates(sending_indices, sending_values, op);
+        detail::accumulate_elements(std::span<const value_type>(sending_values),
+                                    detail::list_walk(elements, std::span<const std::size_t>(sending_indices)), op);
+      }
       // The buffers' room goes back for the next batch.
       sending_indices.clear();
       sending_values.clear();

@@ -3,6 +3,8 @@
 // to (owning image, local offset) and back; the owner's displacement is the local offset in
 // units of sizeof(T).
 
+#include <pgas/detail/divisor.hpp>
+
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
@@ -56,13 +58,15 @@ class block : public detail::without_layout_parameters {
     b.p_ = p == 0 ? 1 : p;
     b.small_ = b.n_ / b.p_;
     b.big_count_ = b.n_ % b.p_;
+    b.per_small_ = detail::divisor(b.small_);
+    b.per_big_ = detail::divisor(b.small_ + 1);
     return b;
   }
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
   [[nodiscard]] std::size_t images() const noexcept { return p_; }
   [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
     const std::size_t big_end = big_count_ * (small_ + 1);
-    return i < big_end ? i / (small_ + 1) : big_count_ + (i - big_end) / small_;
+    return i < big_end ? i / per_big_ : big_count_ + (i - big_end) / per_small_;
   }
   [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
     return i - first_of(owner(i));
@@ -92,6 +96,8 @@ class block : public detail::without_layout_parameters {
   std::size_t p_ = 1;
   std::size_t small_ = 0;
   std::size_t big_count_ = 0;
+  detail::divisor per_small_;  // small_ and small_ + 1, as divisors
+  detail::divisor per_big_;
 };
 
 /// Blocks of b consecutive elements dealt round-robin to the images.
@@ -99,19 +105,24 @@ class block_cyclic {
  public:
   block_cyclic() noexcept = default;
   /// Blocks of `block_size` elements (0 is taken as 1).
-  explicit block_cyclic(std::size_t block_size) noexcept : b_{block_size == 0 ? 1 : block_size} {}
+  explicit block_cyclic(std::size_t block_size) noexcept
+      : b_{block_size == 0 ? 1 : block_size}, per_block_{b_} {}
   [[nodiscard]] block_cyclic bind(std::size_t n, std::size_t p) const noexcept {
     block_cyclic d = *this;
     d.n_ = n;
     d.p_ = p == 0 ? 1 : p;
+    d.per_image_ = detail::divisor(d.p_);
     return d;
   }
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
   [[nodiscard]] std::size_t images() const noexcept { return p_; }
   [[nodiscard]] std::size_t block_size() const noexcept { return b_; }
-  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return (i / b_) % p_; }
+  /// The image count as a divisor, for the cyclic case. Local.
+  [[nodiscard]] const detail::divisor& image_divisor() const noexcept { return per_image_; }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return (i / per_block_) % per_image_; }
   [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
-    return (i / b_ / p_) * b_ + i % b_;
+    const std::size_t blk = i / per_block_;
+    return (blk / per_image_) * b_ + (i - blk * b_);
   }
   [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
     if (img >= p_) return 0;
@@ -122,7 +133,8 @@ class block_cyclic {
     return count;
   }
   [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
-    return ((offset / b_) * p_ + img) * b_ + offset % b_;
+    const std::size_t blk = offset / per_block_;
+    return (blk * p_ + img) * b_ + (offset - blk * b_);
   }
   [[nodiscard]] std::size_t run_end(std::size_t i) const noexcept {
     return std::min(n_, (i / b_ + 1) * b_);
@@ -137,6 +149,8 @@ class block_cyclic {
   std::size_t b_ = 1;
   std::size_t n_ = 0;
   std::size_t p_ = 1;
+  detail::divisor per_block_;  // b_ and p_, as divisors
+  detail::divisor per_image_;
 };
 
 /// Elements dealt round-robin: element i lives on image i % p.
@@ -150,8 +164,8 @@ class cyclic : public detail::without_layout_parameters {
   }
   [[nodiscard]] std::size_t size() const noexcept { return impl_.size(); }
   [[nodiscard]] std::size_t images() const noexcept { return impl_.images(); }
-  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return i % impl_.images(); }
-  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i / impl_.images(); }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return i % impl_.image_divisor(); }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i / impl_.image_divisor(); }
   [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept { return impl_.local_size(img); }
   [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
     return offset * impl_.images() + img;

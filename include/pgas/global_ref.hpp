@@ -17,8 +17,9 @@ namespace pgas {
 /// A proxy for one element, wherever it lives. Plain reads and writes of an element in this
 /// process's memory (its own, or a same-node peer's mapped here: global_ptr::is_local()) are
 /// loads and stores with no MPI call; others are MPI_Get / MPI_Put. Compound
-/// assignments and the atomic members always go through MPI accumulates, also for the owner,
-/// because only MPI's own accumulates are atomic with respect to other images' accumulates.
+/// assignments and the atomic members are atomic with respect to every other accumulate and
+/// atomic: MPI accumulates, also for the owner, except on a window every image shares, where
+/// every image applies them with the processor's atomics (runtime/in_place_updates.hpp).
 /// A write is complete and visible to every image after the next sync point.
 template <class T>
 class global_ref {

@@ -203,9 +203,9 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
   grouped.finish();
 }
 
-// Combines `in` into the elements `walk` names (distinct) with op: one MPI accumulate per
-// owner, this image and same-node peers included, since only MPI's accumulates are atomic with
-// respect to other images' accumulates.
+// Combines `in` into the elements `walk` names (distinct) with op: one accumulate per owner,
+// this image and same-node peers included, so the runtime applies one rule to all of them (MPI
+// accumulates, or in place where every image shares the window: runtime/in_place_updates.hpp).
 template <class T, class Walk>
 void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op) {
   using P = global_ptr<T>;

@@ -54,6 +54,26 @@ MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::s
   return s.win;
 }
 
+bool window::updates_in_place() const {
+  const window_state& s = state();
+  return s.flavor == window_flavor::shared && s.mode == epoch::passive;
+}
+
+void* window::mapped_for_update(int target, MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  if (s.flavor != window_flavor::shared || s.mode != epoch::passive) return nullptr;
+  check_exposure(s, target, disp, bytes);
+  if (s.pending.at(target)) flush(target);
+  const auto t = static_cast<std::size_t>(target);
+  return s.mapped[t] + disp * static_cast<MPI_Aint>(s.disp_units[t]);
+}
+
+bool window::begin_in_place_updates() {
+  if (!updates_in_place()) return false;
+  if (!state().pending.targets().empty()) flush_all();
+  return true;
+}
+
 void window::note_write(int target) { state().pending.mark(target); }
 
 void* window::staging_slot(std::size_t bytes) {

@@ -93,10 +93,7 @@ window::shared_segment window::shared_query(int target) const {
 
 std::vector<void*> window::mapped_bases() const {
   const window_state& s = state();
-  if (s.flavor != window_flavor::shared) return {};
-  std::vector<void*> out;
-  for (int r = 0; r < s.ranks; ++r) out.push_back(shared_query(r).base);
-  return out;
+  return {s.mapped.begin(), s.mapped.end()};
 }
 
 }  // namespace pgas::runtime

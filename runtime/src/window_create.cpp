@@ -41,6 +41,12 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     }
   }
   window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
+  if (flavor == window_flavor::shared) {
+    // Asked once: every load, store and in-place update of a peer's memory needs it.
+    for (int r = 0; r < w.state().ranks; ++r) {
+      w.state().mapped.push_back(static_cast<std::byte*>(w.shared_query(r).base));
+    }
+  }
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
   w.state().mode = epoch::passive;
   live_windows().push_back(&w.state());

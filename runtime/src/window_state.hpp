@@ -29,6 +29,7 @@ struct window_state {
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
   std::vector<int> disp_units;
+  std::vector<std::byte*> mapped;  // allocate_shared: where each rank's memory is mapped here
   epoch mode = epoch::none;
   struct region {
     void* base;

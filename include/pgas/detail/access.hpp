@@ -6,8 +6,9 @@
 // - a store is complete at the next sync point, as a put is;
 // - a load of a peer's memory first completes this image's earlier writes to that peer and is
 //   refused inside a fence or neighbourhood phase, as a get is (global_ptr::local_for_reading);
-// - accumulates and atomics always go through MPI, even to this image's own memory: only MPI's
-//   own accumulates are atomic with respect to other images' accumulates (MPI-4.1 §12.7.1).
+// - accumulates and atomics go through the runtime, even to this image's own memory, which
+//   keeps one rule per window: MPI accumulates, or, on a window every image shares, the
+//   processor's atomics for every image (runtime/in_place_updates.hpp); the two never mix.
 
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>

@@ -3,6 +3,7 @@
 // aggregation: updates are counted locally per owner and each owner gets one accumulate.
 
 #include <pgas/algorithms/detail.hpp>
+#include <pgas/detail/in_place.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/sync.hpp>
@@ -97,6 +98,37 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
   accumulate_elements(std::span<const C>(values), list_walk(bins, std::span<const std::size_t>(indices)), op);
 }
 
+// Combines bins[indices[u]] op= value(u) with the processor's atomics, straight into the memory
+// every image shares (detail/in_place.hpp), when the bins' window is updated in place; returns
+// false otherwise (every image decides alike: the window is the same everywhere). Checks every
+// index first; if any image holds a bad one, nothing is updated anywhere. Collective.
+template <class Bins, class Local, class Value>
+bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
+                         std::size_t& bad_index, bool& bad) {
+  using C = typename Bins::value_type;
+  if constexpr (!runtime::processor_atomic<C>) {
+    return false;
+  } else {
+    if (!bins.window().updates_in_place()) return false;
+    const std::size_t n = bins.size();
+    for (const auto k : local_indices) {
+      if (static_cast<std::size_t>(k) >= n) {
+        bad = true;
+        bad_index = static_cast<std::size_t>(k);
+        break;
+      }
+    }
+    if (!runtime::everyone(!bad, runtime::world_comm())) return true;
+    runtime::require_op_defined<C>(op);
+    (void)bins.window().begin_in_place_updates();
+    in_place_combiner<C> combiner(op);
+    std::size_t u = 0;
+    for (const auto k : local_indices) combiner.add(bins.element(static_cast<std::size_t>(k)).local(), static_cast<C>(value(u++)));
+    combiner.finish();
+    return true;
+  }
+}
+
 [[noreturn]] inline void throw_bad_index(const char* algorithm, std::size_t bins, bool mine,
                                          std::size_t index) {
   throw out_of_range(std::string(algorithm) + ": an index is out of range for " +
@@ -116,7 +148,12 @@ void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local
                            runtime::reduce_op op, typename Bins::value_type identity, std::size_t most) {
   bool bad = false;
   std::size_t bad_index = 0;
-  if (most * 4 >= bins.size()) {
+  // Many times more updates than bins: one pass over a table of narrow counters beats an atomic
+  // per update, even in place.
+  const bool many = most >= 2 * bins.size();
+  if (!many && in_place_accumulate(bins, local_indices, value, op, bad_index, bad)) {
+    // applied in place, or refused everywhere for a bad index
+  } else if (most * 4 >= bins.size()) {
     dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index, bad);
   } else {
     batched_accumulate(bins, local_indices, value, op, bad_index, bad);

@@ -1,7 +1,7 @@
 #pragma once
 // What two updates of one element amount to, so updates can be combined before they are sent.
 
-#include <pgas/runtime/rma.hpp>
+#include <pgas/runtime/reduce_op.hpp>
 
 #include <type_traits>
 

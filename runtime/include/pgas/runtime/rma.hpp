@@ -5,6 +5,8 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/request.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -14,27 +16,6 @@
 #include <span>
 
 namespace pgas::runtime {
-
-/// The combining operations of accumulates, each an MPI predefined op.
-enum class reduce_op { sum, prod, min, max, band, bor, bxor, land, lor, replace, no_op };
-
-/// The MPI_Op for `op`. Local.
-[[nodiscard]] inline MPI_Op to_mpi(reduce_op op) noexcept {
-  switch (op) {
-    case reduce_op::sum: return MPI_SUM;
-    case reduce_op::prod: return MPI_PROD;
-    case reduce_op::min: return MPI_MIN;
-    case reduce_op::max: return MPI_MAX;
-    case reduce_op::band: return MPI_BAND;
-    case reduce_op::bor: return MPI_BOR;
-    case reduce_op::bxor: return MPI_BXOR;
-    case reduce_op::land: return MPI_LAND;
-    case reduce_op::lor: return MPI_LOR;
-    case reduce_op::replace: return MPI_REPLACE;
-    case reduce_op::no_op: return MPI_NO_OP;
-  }
-  return MPI_NO_OP;
-}
 
 namespace detail {
 // Local completion for a target already validated, in the passive epoch already checked.
@@ -79,11 +60,35 @@ void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
   detail::complete_locally(h, target);
 }
 
+namespace detail {
+// Calls apply(where) and returns true when an update of `count` T at `disp` on `target` is
+// applied in place (in_place_updates.hpp); returns false when MPI must carry it. Either way an
+// op MPI does not define on T is refused first, so both paths refuse alike. `apply` is generic
+// (auto*): it is instantiated only for types the processor updates.
+template <accumulable T, class Apply>
+bool applied_in_place(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, Apply apply) {
+  require_op_defined<T>(op);
+  if constexpr (processor_atomic<T>) {
+    if (void* where = w.mapped_for_update(target, disp, count * sizeof(T))) {
+      apply(static_cast<T*>(where));
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace detail
+
 /// Combines `from` into the target elements with `op`, atomically per element with respect to
-/// other accumulates. Local; like put, `from` is reusable on return.
+/// other accumulates (applied in place on a shared-memory window: in_place_updates.hpp). Local;
+/// like put, `from` is reusable on return.
 template <accumulable T>
 void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
   if (from.empty()) return;
+  if (detail::applied_in_place<T>(w, target, disp, from.size(), op, [&](auto* to) {
+        for (std::size_t k = 0; k < from.size(); ++k) (void)fetch_and_combine_in_place(to + k, from[k], op);
+      })) {
+    return;
+  }
   const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
@@ -96,6 +101,10 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
 /// Combines one staged value into the target element. Local; returns at once.
 template <accumulable T>
 void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, op,
+                                  [&](auto* to) { (void)fetch_and_combine_in_place(to, value, op); })) {
+    return;
+  }
   const window::access a = w.writing_to(target, disp, sizeof(T));
   const void* staged = w.stage(&value, sizeof(T));
   const element_layout l = layout_of<T>();
@@ -110,6 +119,11 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
                     MPI_Aint disp, reduce_op op) {
   if (from.size() != result.size()) throw usage_error("get_accumulate needs result as long as from");
   if (from.empty()) return;
+  if (detail::applied_in_place<T>(w, target, disp, from.size(), op, [&](auto* to) {
+        for (std::size_t k = 0; k < from.size(); ++k) result[k] = fetch_and_combine_in_place(to + k, from[k], op);
+      })) {
+    return;
+  }
   const MPI_Win h = w.reading_from("get_accumulate", target, disp, from.size_bytes());
   w.note_write(target);
   const element_layout l = layout_of<T>();
@@ -123,9 +137,13 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
 /// Atomically combines `value` into one target element and returns its previous value. Local.
 template <accumulable T>
 [[nodiscard]] T fetch_and_op(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
+  T result{};
+  if (detail::applied_in_place<T>(w, target, disp, 1, op,
+                                  [&](auto* at) { result = fetch_and_combine_in_place(at, value, op); })) {
+    return result;
+  }
   const MPI_Win h = w.reading_from("fetch_and_op", target, disp, sizeof(T));
   w.note_write(target);
-  T result{};
   check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, disp, to_mpi(op), h),
         "MPI_Fetch_and_op");
   detail::complete_locally(h, target);
@@ -137,9 +155,13 @@ template <accumulable T>
 template <accumulable T>
 [[nodiscard]] T compare_and_swap(window& w, const T& desired, const T& expected, int target,
                                  MPI_Aint disp) {
+  T result{};
+  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
+                                  [&](auto* at) { result = compare_and_swap_in_place(at, desired, expected); })) {
+    return result;
+  }
   const MPI_Win h = w.reading_from("compare_and_swap", target, disp, sizeof(T));
   w.note_write(target);
-  T result{};
   check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp, h),
         "MPI_Compare_and_swap");
   detail::complete_locally(h, target);

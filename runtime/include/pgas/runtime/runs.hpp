@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -80,6 +81,36 @@ runs_datatype target_runs_of(const element_runs& r) {
 }
 // Throws usage_error unless both sides carry the same number of elements.
 void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
+
+// Calls f(origin element, target element) for each pair the two runs make, in order (both carry
+// the same number of elements), and touch(target element) a few target runs ahead: target runs
+// are often single random elements (scattered and aggregated updates), and asking for their
+// cache lines early lets the memory accesses overlap instead of waiting one after another.
+template <class F, class Touch>
+void for_each_paired_element(const element_runs& origin, const element_runs& target, F f, Touch touch) {
+  constexpr std::size_t ahead = in_place_lookahead;
+  const auto& t_starts = target.starts();
+  const auto& t_lengths = target.lengths();
+  const auto& o_starts = origin.starts();
+  const auto& o_lengths = origin.lengths();
+  std::size_t o_run = 0;
+  std::size_t o_done = 0;  // elements of origin run o_run already paired
+  for (std::size_t t_run = 0; t_run < t_starts.size(); ++t_run) {
+    if (t_run + ahead < t_starts.size()) touch(t_starts[t_run + ahead]);
+    for (std::size_t k = 0; k < t_lengths[t_run];) {
+      const std::size_t n = std::min(t_lengths[t_run] - k, o_lengths[o_run] - o_done);
+      for (std::size_t j = 0; j < n; ++j) {
+        f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j), t_starts[t_run] + static_cast<MPI_Aint>(k + j));
+      }
+      k += n;
+      o_done += n;
+      if (o_done == o_lengths[o_run]) {
+        ++o_run;
+        o_done = 0;
+      }
+    }
+  }
+}
 }  // namespace detail
 
 /// Starts writing the `origin` runs of elements at `from` into the `target` runs at `disp`
@@ -142,6 +173,13 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
                      MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
   detail::require_same_elements(origin, target_runs, "accumulate_runs");
   if (origin.empty()) return;
+  if (detail::applied_in_place<T>(w, target, disp, static_cast<std::size_t>(target_runs.end()), op, [&](auto* to) {
+        detail::for_each_paired_element(
+            origin, target_runs, [&](MPI_Aint o, MPI_Aint t) { (void)fetch_and_combine_in_place(to + t, from[o], op); },
+            [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
+      })) {
+    return;
+  }
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);

@@ -160,6 +160,19 @@ class window {
   /// Before a load of `target`'s memory mapped here (an allocate_shared window): what a get
   /// needs, require_passive(what), then this process's earlier writes to `target` completed.
   void loading_from(const char* what, int target);
+  /// True while accumulates and atomics on this window are applied in place by the processor
+  /// (in_place_updates.hpp says why that is sound): an allocate_shared window in its passive
+  /// epoch. Local.
+  [[nodiscard]] bool updates_in_place() const;
+  /// For an update of `bytes` at `disp` on `target` applied in place: the checks of
+  /// writing_to, then this process's earlier writes to `target` completed (the update follows
+  /// them), and where those bytes are mapped in this process. Null, with nothing checked,
+  /// while the window is not updated in place: then MPI carries the update. Local.
+  [[nodiscard]] void* mapped_for_update(int target, MPI_Aint disp, std::size_t bytes);
+  /// Before a batch of in-place updates addressed through mapped memory: true when the window
+  /// is updated in place, and then this process's earlier writes through MPI are complete.
+  /// Local.
+  [[nodiscard]] bool begin_in_place_updates();
   /// True in the default passive epoch (not inside a fence or neighbourhood phase).
   [[nodiscard]] bool in_passive_epoch() const;
   /// Throws usage_error naming `what` unless in the passive epoch.

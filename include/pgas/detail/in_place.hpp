@@ -1,0 +1,69 @@
+#pragma once
+// Many updates `element op= value` applied by this process's processor, in place, on a
+// container whose window every image shares (runtime/in_place_updates.hpp says when and why
+// that is sound). No grouping per owner and no combining of duplicates: each update is one
+// atomic instruction, and the memory accesses of the next ones overlap with it.
+
+#include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/reduce_op.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace pgas::detail {
+
+/// Applies `*where op= value` for each add(where, value), each update a few adds after it was
+/// added: its cache line is asked for (prefetched) at once, so the memory accesses of the
+/// updates in between overlap. finish() applies the rest. T must be processor_atomic.
+template <class T>
+class in_place_combiner {
+ public:
+  /// The op must be defined on T (runtime::require_op_defined).
+  explicit in_place_combiner(runtime::reduce_op op) noexcept : op_{op} {}
+  void add(T* where, const T& value) noexcept {
+    slot& s = ring_[added_ % runtime::in_place_lookahead];
+    if (added_ >= runtime::in_place_lookahead) (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
+    __builtin_prefetch(where, 1);
+    s = {where, value};
+    ++added_;
+  }
+  void finish() noexcept {
+    const std::size_t first = added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;
+    for (std::size_t k = first; k < added_; ++k) {
+      const slot& s = ring_[k % runtime::in_place_lookahead];
+      (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
+    }
+    added_ = 0;
+  }
+
+ private:
+  struct slot {
+    T* where;
+    T value;
+  };
+  runtime::reduce_op op_;
+  std::array<slot, runtime::in_place_lookahead> ring_{};
+  std::size_t added_ = 0;
+};
+
+/// Applies `elements[index(u)] op= value(u)` for u < count in place and returns true when the
+/// window of `elements` (a container, or its locked_elements) is updated in place; returns
+/// false, having done nothing, when MPI must carry the updates. Indices must be checked already.
+template <class T, class Elements, class Index, class Value>
+bool combine_in_place(Elements& elements, std::size_t count, Index index, Value value,
+                      runtime::reduce_op op) {
+  if constexpr (!runtime::processor_atomic<T>) {
+    return false;
+  } else {
+    if (count == 0) return true;
+    if (!elements.element(index(0)).window()->begin_in_place_updates()) return false;
+    runtime::require_op_defined<T>(op);
+    in_place_combiner<T> combiner(op);
+    for (std::size_t u = 0; u < count; ++u) combiner.add(elements.element(index(u)).local(), static_cast<T>(value(u)));
+    combiner.finish();
+    return true;
+  }
+}
+
+}  // namespace pgas::detail
