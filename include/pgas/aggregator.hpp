@@ -40,7 +40,7 @@ class aggregator {
                 "predefined datatype");
 
   /// Local. Throws usage_error for capacity 0, for an op that does not combine (no_op), or for a
-  /// bitwise op on a type that is not an integer.
+  /// bitwise or logical op on floating point.
   aggregator(C& c, reduce_op op, std::size_t capacity)
       : held_{std::make_unique<held>(c.finder(), c.size(), op, checked_capacity(op, capacity))} {}
   aggregator(aggregator&&) noexcept = default;
@@ -128,10 +128,7 @@ class aggregator {
   static std::size_t checked_capacity(reduce_op op, std::size_t capacity) {
     if (capacity == 0) throw usage_error("pgas::aggregator: capacity 0 can hold no update");
     if (op == reduce_op::no_op) throw usage_error("pgas::aggregator: no_op changes nothing");
-    if (!std::is_integral_v<value_type> &&
-        (op == reduce_op::band || op == reduce_op::bor || op == reduce_op::bxor)) {
-      throw usage_error("pgas::aggregator: bitwise ops need an integer element type");
-    }
+    runtime::require_op_defined<value_type>(op);
     return capacity;
   }
   held& live(const char* what) const {

@@ -379,7 +379,7 @@ void scatter(C&& c, std::span<const std::size_t> indices,
 /// c[indices[k]] = c[indices[k]] op values[k] for every k, atomically with respect to other
 /// images' accumulates; updates of one index are combined here first. One accumulate per owner.
 /// Not collective. Local; complete at the next sync point. Throws as gather does, before
-/// anything moves.
+/// anything moves, and usage_error for a bitwise or logical op on floating point.
 template <class C>
   requires detail::transfer_container<std::remove_reference_t<C>> &&
            runtime::accumulable<detail::element_of<std::remove_reference_t<C>>>
@@ -389,6 +389,7 @@ void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
   detail::require_indices("pgas::scatter_accumulate", indices, c.size());
+  runtime::require_op_defined<T>(op);
   std::vector<std::size_t> distinct(indices.begin(), indices.end());
   std::vector<T> combined(values.begin(), values.end());
   detail::combine_duplicates(distinct, combined, op);

@@ -33,11 +33,21 @@ void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_
 
 }  // namespace
 
-window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes) {
+window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, write_kind kind) {
   window_state& s = state();
   check_exposure(s, target, disp, bytes);
+  const bool passive = s.mode == epoch::passive;
+  if (passive) {
+    // Byte addresses at the target: a dynamic window's displacements are addresses already.
+    const MPI_Aint begin = s.flavor == window_flavor::dynamic
+                               ? disp
+                               : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
+    const MPI_Aint end = begin + static_cast<MPI_Aint>(bytes);
+    if (s.pending.written(target).must_wait(begin, end, kind)) flush(target);
+    s.pending.written(target).record(begin, end, kind);
+  }
   s.pending.mark(target);
-  return {s.win, s.mode == epoch::passive};
+  return {s.win, passive, target == s.rank};
 }
 
 void window::loading_from(const char* what, int target) {

@@ -459,4 +459,21 @@ TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_afte
   pgas::sync_all();
 }
 
+TEST_F(BadInput, bitwise_accumulate_of_floating_point_elements) {
+  pgas::array<double> a(2 * images());
+  const std::vector<std::size_t> idx{0, 1};
+  const std::vector<double> v{1.0, 2.0};
+  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const double>(v),
+                                        pgas::reduce_op::bxor),
+               pgas::usage_error);
+  EXPECT_THROW(pgas::accumulate_at(a, std::span<const std::size_t>(idx), std::span<const double>(v),
+                                   pgas::reduce_op::bor),
+               pgas::usage_error);
+  EXPECT_THROW(pgas::aggregator(a, pgas::reduce_op::band, 8), pgas::usage_error);
+  pgas::sync_all();
+  EXPECT_EQ(a[0].get(), 0.0);  // nothing was combined
+  EXPECT_EQ(a[1].get(), 0.0);
+  pgas::sync_all();
+}
+
 }  // namespace

@@ -199,8 +199,9 @@ void histogram(Bins& bins, const Indices& indices) {
 /// Combines values[u] into elements[indices[u]] with op (sum, prod, min, max, band, bor, bxor),
 /// for every u of this image's indices and values (of equal length). Collective; ends with a
 /// sync point. Updates are combined per owner first (duplicates merged), and each owner gets one
-/// MPI_Accumulate. Throws usage_error if the lengths differ and out_of_range if an index is
-/// outside the container, in both cases on every image and before anything is sent.
+/// MPI_Accumulate. Throws usage_error if the lengths differ or for a bitwise or logical op on
+/// floating point, and out_of_range if an index is outside the container, in every case on
+/// every image and before anything is sent.
 template <class Elements, class T>
   requires requires(Elements& b) {
     b.window();
@@ -213,6 +214,7 @@ void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std
   if (!runtime::everyone(indices.size() == values.size(), runtime::world_comm())) {
     throw usage_error("pgas::accumulate_at: indices and values differ in length on some image");
   }
+  runtime::require_op_defined<C>(op);  // the op is the same on every image: all throw alike
   C identity{};
   switch (op) {
     case runtime::reduce_op::prod: identity = C{1}; break;

@@ -22,6 +22,18 @@ namespace detail {
 inline void complete_locally(MPI_Win handle, int target) {
   check(MPI_Win_flush_local(target, handle), "MPI_Win_flush_local");
 }
+// After an accumulate in the passive epoch: one to this process's own memory is completed at
+// once, because the process then reads and writes that memory with plain loads and stores,
+// which MPI does not order after its accumulate; otherwise the origin buffer, unless staged,
+// is completed so the caller may reuse it.
+inline void after_accumulate(window& w, const window::access& a, int target, bool staged) {
+  if (!a.passive) return;
+  if (a.to_self) {
+    w.flush(target);
+  } else if (!staged) {
+    complete_locally(a.handle, target);
+  }
+}
 }  // namespace detail
 
 /// Writes `from` to `target` at `disp`. Local. Returns once `from` may be reused (in the passive
@@ -89,13 +101,13 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
       })) {
     return;
   }
-  const window::access a = w.writing_to(target, disp, from.size_bytes());
+  const window::access a = w.writing_to(target, disp, from.size_bytes(), write_kind::accumulate);
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
   check(MPI_Accumulate(from.data(), count, l.type, target, disp, count, l.type, to_mpi(op),
                        a.handle),
         "MPI_Accumulate");
-  if (a.passive) detail::complete_locally(a.handle, target);
+  detail::after_accumulate(w, a, target, false);
 }
 
 /// Combines one staged value into the target element. Local; returns at once.
@@ -105,11 +117,12 @@ void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, redu
                                   [&](auto* to) { (void)fetch_and_combine_in_place(to, value, op); })) {
     return;
   }
-  const window::access a = w.writing_to(target, disp, sizeof(T));
+  const window::access a = w.writing_to(target, disp, sizeof(T), write_kind::accumulate);
   const void* staged = w.stage(&value, sizeof(T));
   const element_layout l = layout_of<T>();
   check(MPI_Accumulate(staged, 1, l.type, target, disp, 1, l.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
+  detail::after_accumulate(w, a, target, true);
 }
 
 /// Combines `from` into the target with `op` and returns the previous target values in

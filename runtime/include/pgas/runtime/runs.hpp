@@ -180,12 +180,13 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
       })) {
     return;
   }
-  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
+                                        write_kind::accumulate);
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
   check(MPI_Accumulate(from + o.offset, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
-  if (a.passive) detail::complete_locally(a.handle, target);
+  detail::after_accumulate(w, a, target, false);
 }
 
 }  // namespace pgas::runtime

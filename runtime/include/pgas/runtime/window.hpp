@@ -20,6 +20,10 @@ enum class memory_model { separate, unified };
 
 struct window_state;
 
+/// How a write changes its target: MPI orders accumulates after accumulates to the same bytes,
+/// nothing else (MPI-4.1 §12.7.2).
+enum class write_kind : unsigned char { put, accumulate };
+
 /// A move-only RAII handle over one MPI window. From creation to destruction the window lives in
 /// one passive-target epoch (MPI_Win_lock_all with MPI_MODE_NOCHECK), except inside a fence or
 /// neighbourhood phase, which the phase objects open and close. Every MPI error becomes
@@ -150,10 +154,16 @@ class window {
   struct access {
     MPI_Win handle;
     bool passive;
+    bool to_self;  // the target is this process
   };
   /// For one write of `bytes` at `disp` on `target`: throws usage_error for a rank outside
   /// comm(), out_of_range for bytes beyond what `target` exposes there, then notes the write.
-  [[nodiscard]] access writing_to(int target, MPI_Aint disp, std::size_t bytes);
+  /// In the passive epoch it first completes this process's pending writes to `target` when
+  /// the new one overlaps them in a way MPI leaves unordered (a put after a put or an
+  /// accumulate, an accumulate after a put), so one process's writes to one element take effect
+  /// in program order on every MPI.
+  [[nodiscard]] access writing_to(int target, MPI_Aint disp, std::size_t bytes,
+                                  write_kind kind = write_kind::put);
   /// For one read: require_passive(what) and the same checks, then completes earlier writes to
   /// `target`, so a process reads its own writes (MPI does not order a put and a later get).
   [[nodiscard]] MPI_Win reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
