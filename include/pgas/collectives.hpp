@@ -1,12 +1,19 @@
 #pragma once
-// Fortran-style collectives over all images: co_sum, co_min, co_max, co_broadcast, co_reduce.
+// Fortran-style collectives over all images: co_sum, co_min, co_max, co_broadcast, co_reduce, on
+// one value or, in place, on arrays (with a result image, and started forms).
 
+#include <pgas/future.hpp>
+#include <pgas/reduce_op.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <variant>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -76,6 +83,102 @@ template <class T>
   T out = value;
   runtime::broadcast_bytes(&out, sizeof(T), static_cast<int>(root), runtime::world_comm());
   return out;
+}
+
+// Arrays: Fortran's co_sum(a, result_image) and friends, in place, element by element.
+
+namespace detail {
+// Checks, on every image together, that the images pass spans of one length and name the same
+// image (none: -1), which exists; throws usage_error on every image otherwise. Collective.
+inline int agreed_image(const char* what, std::size_t length, std::optional<std::size_t> image) {
+  runtime::require_environment(what);
+  const long long named = image ? static_cast<long long>(*image) : -1;
+  const long long mine[2] = {static_cast<long long>(length), named};
+  if (!runtime::same_everywhere(mine, runtime::world_comm())) {
+    throw usage_error(std::string(what) + ": the images pass arrays of different lengths or name different images");
+  }
+  if (image && *image >= num_images()) {
+    throw usage_error(std::string(what) + ": image " + std::to_string(*image) + " does not exist; there are " +
+                      std::to_string(num_images()) + " images");
+  }
+  return static_cast<int>(named);
+}
+
+template <class T>
+void co_reduce_span(const char* what, std::span<T> values, runtime::reduce_op op,
+                    std::optional<std::size_t> result_image) {
+  static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
+  const int root = agreed_image(what, values.size(), result_image);
+  runtime::require_op_defined<T>(op);
+  runtime::reduce_in_place(values, op, root, runtime::world_comm());
+}
+
+template <class T>
+future<void> async_co_reduce_span(const char* what, std::span<T> values, runtime::reduce_op op) {
+  static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
+  (void)agreed_image(what, values.size(), std::nullopt);
+  runtime::require_op_defined<T>(op);
+  auto source = std::make_unique<request_source<std::monostate>>();
+  source->request = runtime::start_reduce_in_place(values, op, runtime::world_comm());
+  return future<void>{std::move(source)};
+}
+}  // namespace detail
+
+/// values[k] becomes the sum over every image of its values[k], on every image or only on
+/// `result_image` (the others' values stay as they were). Collective; throws usage_error on
+/// every image if the lengths or the named images differ, or the image does not exist.
+template <class T>
+void co_sum(std::span<T> values, std::optional<std::size_t> result_image = {}) {
+  detail::co_reduce_span("pgas::co_sum", values, runtime::reduce_op::sum, result_image);
+}
+/// As co_sum, with the least value.
+template <class T>
+void co_min(std::span<T> values, std::optional<std::size_t> result_image = {}) {
+  detail::co_reduce_span("pgas::co_min", values, runtime::reduce_op::min, result_image);
+}
+/// As co_sum, with the greatest value.
+template <class T>
+void co_max(std::span<T> values, std::optional<std::size_t> result_image = {}) {
+  detail::co_reduce_span("pgas::co_max", values, runtime::reduce_op::max, result_image);
+}
+/// As co_sum, with any of MPI's ops (pgas::reduce_op).
+template <class T>
+void co_reduce(std::span<T> values, reduce_op op, std::optional<std::size_t> result_image = {}) {
+  detail::co_reduce_span("pgas::co_reduce", values, op, result_image);
+}
+/// source_image's values, copied into every image's. Collective; throws as co_sum does.
+template <class T>
+void co_broadcast(std::span<T> values, std::size_t source_image) {
+  static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
+  const int root = detail::agreed_image("pgas::co_broadcast", values.size(), source_image);
+  runtime::broadcast(values, root, runtime::world_comm());
+}
+
+/// Started forms (MPI_Iallreduce / MPI_Ibcast): collective to start, every image gets the
+/// result; `values` must stay alive and untouched until the future is ready.
+template <class T>
+[[nodiscard]] future<void> async_co_sum(std::span<T> values) {
+  return detail::async_co_reduce_span("pgas::async_co_sum", values, runtime::reduce_op::sum);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_min(std::span<T> values) {
+  return detail::async_co_reduce_span("pgas::async_co_min", values, runtime::reduce_op::min);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_max(std::span<T> values) {
+  return detail::async_co_reduce_span("pgas::async_co_max", values, runtime::reduce_op::max);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_reduce(std::span<T> values, reduce_op op) {
+  return detail::async_co_reduce_span("pgas::async_co_reduce", values, op);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_broadcast(std::span<T> values, std::size_t source_image) {
+  static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
+  const int root = detail::agreed_image("pgas::async_co_broadcast", values.size(), source_image);
+  auto source = std::make_unique<detail::request_source<std::monostate>>();
+  source->request = runtime::start_broadcast(values, root, runtime::world_comm());
+  return future<void>{std::move(source)};
 }
 
 }  // namespace pgas

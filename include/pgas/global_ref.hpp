@@ -104,6 +104,54 @@ class global_ref {
   {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::sum);
   }
+  /// Atomically combines v with the value (and, or, xor: integers; min, max: any arithmetic
+  /// type) and returns the previous value. Local; blocks for the result.
+  value_type fetch_and(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
+  {
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::band);
+  }
+  value_type fetch_or(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
+  {
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::bor);
+  }
+  value_type fetch_xor(const value_type& v) const
+    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
+  {
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::bxor);
+  }
+  value_type fetch_min(const value_type& v) const
+    requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> && runtime::accumulable<value_type>)
+  {
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::min);
+  }
+  value_type fetch_max(const value_type& v) const
+    requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> && runtime::accumulable<value_type>)
+  {
+    return detail::fetch_and_op(target_, v, runtime::reduce_op::max);
+  }
+  /// Atomically stores v (an atomic with no result: ordered with other atomics on the element,
+  /// unlike a plain assignment). Local; complete when it returns.
+  void atomic_store(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    (void)detail::fetch_and_op(target_, v, runtime::reduce_op::replace);
+  }
+  /// Starts an atomic add; the future holds the previous value (MPI_Rget_accumulate). Local.
+  [[nodiscard]] future<value_type> async_fetch_add(const value_type& v) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return detail::async_fetch_and_op(target_, v, runtime::reduce_op::sum);
+  }
+  /// Starts an atomic compare-and-swap: `desired` replaces the value if it equals `expected`.
+  /// The future holds the previous value (equal to `expected` when the swap happened). Local.
+  [[nodiscard]] future<value_type> async_compare_exchange(const value_type& expected,
+                                                          const value_type& desired) const
+    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
+  {
+    return detail::async_compare_and_swap(target_, desired, expected);
+  }
   /// Atomically replaces the value by v and returns the previous one. Local.
   value_type exchange(const value_type& v) const
     requires(!std::is_const_v<T> && runtime::accumulable<value_type>)

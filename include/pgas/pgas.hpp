@@ -7,11 +7,13 @@
 #include <pgas/coarray.hpp>
 #include <pgas/collectives.hpp>
 #include <pgas/distribution.hpp>
+#include <pgas/event.hpp>
 #include <pgas/fence_phase.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_iterator.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/global_ref.hpp>
+#include <pgas/lock.hpp>
 #include <pgas/matrix.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/segment.hpp>

@@ -459,6 +459,47 @@ TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_afte
   pgas::sync_all();
 }
 
+TEST_F(BadInput, event_post_to_a_missing_image_or_wait_for_fewer_than_one) {
+  pgas::event ev;
+  EXPECT_THROW(ev.post(images()), pgas::out_of_range);
+  EXPECT_THROW(ev.wait(0), pgas::usage_error);
+  EXPECT_THROW(ev.wait(-3), pgas::usage_error);
+  EXPECT_EQ(ev.query(), 0);  // nothing was posted or taken
+  ev.post(me());
+  ev.wait();
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, locking_a_held_lock_or_unlocking_a_free_one) {
+  pgas::lock_type lk;
+  EXPECT_THROW(lk.unlock(me()), pgas::usage_error);
+  EXPECT_THROW(lk.lock(images()), pgas::out_of_range);
+  lk.lock(me());
+  EXPECT_THROW(lk.lock(me()), pgas::usage_error);
+  EXPECT_THROW((void)lk.try_lock(me()), pgas::usage_error);
+  lk.unlock(me());  // still held until here, and released normally
+  EXPECT_THROW(lk.unlock(me()), pgas::usage_error);
+  EXPECT_TRUE(lk.try_lock(me()));
+  lk.unlock(me());
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, array_collective_with_lengths_or_images_that_differ_or_do_not_exist) {
+  std::vector<double> v(me() == 0 ? 3 : 2, 1.0);  // image 0's is longer (alone: all agree)
+  if (images() > 1) {
+    EXPECT_THROW(pgas::co_sum(std::span<double>(v)), pgas::usage_error);
+  }
+  std::vector<double> same(2, 1.0);
+  EXPECT_THROW(pgas::co_sum(std::span<double>(same), images()), pgas::usage_error);
+  EXPECT_THROW(pgas::co_broadcast(std::span<double>(same), images() + 4), pgas::usage_error);
+  if (images() > 1) {
+    EXPECT_THROW(pgas::co_max(std::span<double>(same), me()), pgas::usage_error);  // each names itself
+  }
+  EXPECT_EQ(same, std::vector<double>(2, 1.0));  // nothing was reduced
+  pgas::co_sum(std::span<double>(same));
+  EXPECT_EQ(same[0], static_cast<double>(images()));
+}
+
 TEST_F(BadInput, bitwise_accumulate_of_floating_point_elements) {
   pgas::array<double> a(2 * images());
   const std::vector<std::size_t> idx{0, 1};

@@ -108,6 +108,70 @@ template <class T>
   return future<V>{std::move(source)};
 }
 
+// An atomic started with MPI_Rget_accumulate: the operand and the result stay here, at fixed
+// addresses, until the request completes.
+template <class T>
+struct atomic_request_source final : future_source<T> {
+  bool ready() override { return request.test(); }
+  T take() override {
+    request.wait();
+    return result;
+  }
+  T operand{};
+  T result{};
+  runtime::request request;
+};
+
+// A compare-and-swap MPI has taken (it has no request form): done once the window completes
+// this process's operations to the target locally. ready() does that, which takes as long as
+// the one round trip.
+template <class T>
+struct compare_and_swap_source final : future_source<T> {
+  bool ready() override {
+    complete();
+    return true;
+  }
+  T take() override {
+    complete();
+    return result;
+  }
+  void complete() {
+    if (pending) window->flush_local(target);
+    pending = false;
+  }
+  T desired{};
+  T expected{};
+  T result{};
+  runtime::window* window = nullptr;
+  int target = 0;
+  bool pending = false;
+};
+
+/// Starts *p = *p op v atomically; the future holds the previous value.
+template <class T>
+  requires(!std::is_const_v<T>)
+[[nodiscard]] future<T> async_fetch_and_op(const global_ptr<T>& p, const T& v, runtime::reduce_op op) {
+  auto source = std::make_unique<atomic_request_source<T>>();
+  source->operand = v;
+  source->request = runtime::rfetch_and_op(*p.window(), &source->operand, &source->result, rank_of(p),
+                                           p.displacement(), op);
+  return future<T>{std::move(source)};
+}
+
+/// Starts replacing *p by `desired` if it holds `expected`; the future holds the previous value.
+template <class T>
+  requires(!std::is_const_v<T>)
+[[nodiscard]] future<T> async_compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
+  auto source = std::make_unique<compare_and_swap_source<T>>();
+  source->desired = desired;
+  source->expected = expected;
+  source->window = p.window();
+  source->target = rank_of(p);
+  source->pending = !runtime::start_compare_and_swap(*p.window(), &source->desired, &source->expected,
+                                                      &source->result, source->target, p.displacement());
+  return future<T>{std::move(source)};
+}
+
 /// Starts writing v to *p; the future is ready once v need not be kept (it is staged at once
 /// anyway). Complete at the next sync point.
 template <class T>

@@ -3,6 +3,7 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
 #include <pgas/runtime/rma.hpp>
 
 #include <mpi.h>
@@ -34,6 +35,55 @@ template <accumulable T>
   T out{};
   check(MPI_Allreduce(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm), "MPI_Allreduce");
   return out;
+}
+
+/// Collective over comm: op over every process's `values`, element by element, in place: on
+/// every process (root < 0, MPI_Allreduce) or on `root` only (MPI_Reduce; the others' values
+/// stay as they were).
+template <accumulable T>
+void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm) {
+  const MPI_Datatype type = layout_of<T>().type;
+  const int count = to_count(values.size());
+  if (root < 0) {
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm), "MPI_Allreduce");
+    return;
+  }
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (rank == root) {
+    check(MPI_Reduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm), "MPI_Reduce");
+  } else {
+    check(MPI_Reduce(values.data(), nullptr, count, type, to_mpi(op), root, comm), "MPI_Reduce");
+  }
+}
+
+/// Starts the all-process form of reduce_in_place (MPI_Iallreduce); `values` must stay until
+/// the request completes.
+template <accumulable T>
+[[nodiscard]] request start_reduce_in_place(std::span<T> values, reduce_op op, MPI_Comm comm) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), to_count(values.size()), layout_of<T>().type, to_mpi(op),
+                       comm, &r),
+        "MPI_Iallreduce");
+  return request{r};
+}
+
+/// Collective over comm: root's `values` copied into every process's (MPI_Bcast, or started
+/// with MPI_Ibcast; then `values` must stay until the request completes).
+template <transferable T>
+void broadcast(std::span<T> values, int root, MPI_Comm comm) {
+  const element_layout l = layout_of<T>();
+  check(MPI_Bcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm),
+        "MPI_Bcast");
+}
+template <transferable T>
+[[nodiscard]] request start_broadcast(std::span<T> values, int root, MPI_Comm comm) {
+  const element_layout l = layout_of<T>();
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root,
+                   comm, &r),
+        "MPI_Ibcast");
+  return request{r};
 }
 
 /// Collective over comm: op over the values of all processes of lower rank (MPI_Exscan); the

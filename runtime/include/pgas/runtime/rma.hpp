@@ -181,6 +181,44 @@ template <accumulable T>
   return result;
 }
 
+/// Starts combining *value into one target element atomically, the previous value landing in
+/// *result; returns the request (MPI_Rget_accumulate), or an empty one when the update was
+/// applied in place (then *result holds it already). *value and *result must stay until the
+/// request completes. Local; passive epoch only.
+template <accumulable T>
+[[nodiscard]] request rfetch_and_op(window& w, const T* value, T* result, int target, MPI_Aint disp,
+                                    reduce_op op) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, op,
+                                  [&](auto* at) { *result = fetch_and_combine_in_place(at, *value, op); })) {
+    return request{};
+  }
+  const MPI_Win h = w.reading_from("an asynchronous atomic", target, disp, sizeof(T));
+  w.note_write(target);
+  const MPI_Datatype type = layout_of<T>().type;
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, disp, 1, type, to_mpi(op), h, &r),
+        "MPI_Rget_accumulate");
+  return request{r};
+}
+
+/// Starts replacing one target element by *desired if it holds *expected, the previous value
+/// landing in *result. Returns true when it was applied in place (done); otherwise MPI has it
+/// (MPI_Compare_and_swap, which has no request form), and *result is there, and the three
+/// buffers may go, once window::flush_local(target) returns. Local; passive epoch only.
+template <accumulable T>
+[[nodiscard]] bool start_compare_and_swap(window& w, const T* desired, const T* expected, T* result,
+                                          int target, MPI_Aint disp) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
+                                  [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
+    return true;
+  }
+  const MPI_Win h = w.reading_from("an asynchronous compare-and-swap", target, disp, sizeof(T));
+  w.note_write(target);
+  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, disp, h),
+        "MPI_Compare_and_swap");
+  return false;
+}
+
 /// Starts a put and returns its request; `from` must stay unchanged until the request completes.
 /// Local; passive epoch only. Remote completion comes with the next flush or sync point.
 template <transferable T>

@@ -1,0 +1,50 @@
+#pragma once
+// pgas::event: Fortran 2018's event_type. A counter on every image that other images post to
+// and that its own image waits on: point-to-point signalling without a barrier.
+
+#include <pgas/coarray.hpp>
+#include <pgas/detail/spin_until.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace pgas {
+
+/// One event count per image, like `type(event_type) :: ev[*]`. Collective to construct and
+/// destroy. post(img) adds one to image img's count; wait(n) blocks this image until its count
+/// is at least n and takes n off. Everything the poster wrote before post is visible to the
+/// waiter after its wait (post completes the poster's writes first, as sync_memory does).
+class event {
+ public:
+  /// Collective: every image's count starts at 0.
+  event() : counts_(0) {}
+
+  /// Atomically adds one to image img's count; returns without waiting for img. Local.
+  /// Throws out_of_range for an image that does not exist, before anything is written.
+  void post(std::size_t img) {
+    global_ref<std::int64_t> count = counts_(img);
+    runtime::sync_memory();
+    (void)count.fetch_add(1);
+  }
+  /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
+  /// usage_error for n < 1.
+  void wait(std::int64_t n = 1) {
+    if (n < 1) throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " + std::to_string(n));
+    global_ref<std::int64_t> count = counts_(this_image());
+    detail::spin_until([&] { return count.atomic_load() >= n; });
+    (void)count.fetch_add(-n);
+    // The posters' writes completed before their posts; this orders this image's later loads.
+    runtime::sync_all_window_memory();
+  }
+  /// This image's count now, without waiting. Local.
+  [[nodiscard]] std::int64_t query() const { return counts_(this_image()).atomic_load(); }
+
+ private:
+  coarray<std::int64_t> counts_;
+};
+
+}  // namespace pgas

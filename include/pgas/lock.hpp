@@ -1,0 +1,122 @@
+#pragma once
+// pgas::lock_type and pgas::critical: Fortran 2018's lock_type and critical construct. A fair
+// queue lock (Mellor-Crummey and Scott's, "MCS") built from one-sided atomics: each waiter
+// spins on a flag in its own memory, so waiting sends nothing to the lock's image, and the
+// lock passes in the order images asked for it.
+
+#include <pgas/array.hpp>
+#include <pgas/detail/spin_until.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pgas {
+
+/// One lock per image, like `type(lock_type) :: lk[*]`. Collective to construct and destroy.
+/// lock(img) and unlock(img) order memory as sync_memory does: what one holder wrote, the next
+/// holder sees.
+class lock_type {
+ public:
+  /// Collective: every image's lock starts free.
+  lock_type() : cells_(num_images() * per_image()), held_(num_images(), false) {}
+
+  /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
+  /// image holds it already, out_of_range for an image that does not exist.
+  void lock(std::size_t img) {
+    const std::size_t me = this_image();
+    require_free_here(img, "lock");
+    cells_[next(me, img)].atomic_store(0);
+    cells_[waiting(me, img)].atomic_store(1);
+    const std::int64_t before = cells_[tail(img)].exchange(tag(me));
+    if (before != 0) {
+      // Queue behind the image that asked last, then wait for it to hand the lock on.
+      cells_[next(image_of(before), img)].atomic_store(tag(me));
+      global_ref<std::int64_t> flag = cells_[waiting(me, img)];
+      detail::spin_until([&] { return flag.atomic_load() == 0; });
+    }
+    held_[img] = true;
+    runtime::sync_all_window_memory();  // the previous holder's writes are complete: see them
+  }
+  /// Takes the lock on image img if it is free and returns true, or returns false at once.
+  /// Local; throws as lock() does.
+  [[nodiscard]] bool try_lock(std::size_t img) {
+    const std::size_t me = this_image();
+    require_free_here(img, "try_lock");
+    cells_[next(me, img)].atomic_store(0);
+    std::int64_t expected = 0;
+    if (!cells_[tail(img)].compare_exchange(expected, tag(me))) return false;
+    held_[img] = true;
+    runtime::sync_all_window_memory();
+    return true;
+  }
+  /// Releases the lock on image img, handing it to the next image waiting for it. Local.
+  /// Throws usage_error if this image does not hold it.
+  void unlock(std::size_t img) {
+    const std::size_t me = this_image();
+    check_image(img);
+    if (!held_[img]) {
+      throw usage_error("pgas::lock_type::unlock: image " + std::to_string(me) +
+                        " does not hold the lock on image " + std::to_string(img));
+    }
+    runtime::sync_memory();  // complete this holder's writes before the next holder goes on
+    global_ref<std::int64_t> successor = cells_[next(me, img)];
+    std::int64_t after = successor.atomic_load();
+    if (after == 0) {
+      std::int64_t expected = tag(me);
+      if (cells_[tail(img)].compare_exchange(expected, 0)) {
+        held_[img] = false;
+        return;  // nobody was waiting
+      }
+      // Someone has swapped itself in but not yet linked itself behind us.
+      detail::spin_until([&] { return (after = successor.atomic_load()) != 0; });
+    }
+    cells_[waiting(image_of(after), img)].atomic_store(0);
+    held_[img] = false;
+  }
+
+ private:
+  // Image i's cells: the queue's tail for the lock on i, then for each image t its queue node
+  // for the lock on t (who follows it, and whether it still waits). Values name an image as
+  // its number + 1; 0 is none.
+  static std::size_t per_image() { return 1 + 2 * num_images(); }
+  static std::size_t tail(std::size_t img) { return img * per_image(); }
+  static std::size_t next(std::size_t who, std::size_t img) { return who * per_image() + 1 + img; }
+  static std::size_t waiting(std::size_t who, std::size_t img) {
+    return who * per_image() + 1 + num_images() + img;
+  }
+  static std::int64_t tag(std::size_t img) { return static_cast<std::int64_t>(img) + 1; }
+  static std::size_t image_of(std::int64_t t) { return static_cast<std::size_t>(t - 1); }
+
+  void check_image(std::size_t img) const {
+    if (img >= num_images()) runtime::throw_out_of_range("lock image", img, num_images());
+  }
+  void require_free_here(std::size_t img, const char* what) const {
+    check_image(img);
+    if (held_[img]) {
+      throw usage_error(std::string("pgas::lock_type::") + what + ": image " + std::to_string(this_image()) +
+                        " holds the lock on image " + std::to_string(img) + " already");
+    }
+  }
+
+  array<std::int64_t> cells_;
+  std::vector<bool> held_;  // by this image, per lock image
+};
+
+/// Fortran's critical construct: one image at a time, over all images. Collective to
+/// construct and destroy. BasicLockable: `std::lock_guard guard(cs);`.
+class critical {
+ public:
+  void lock() { lock_.lock(0); }
+  void unlock() { lock_.unlock(0); }
+  [[nodiscard]] bool try_lock() { return lock_.try_lock(0); }
+
+ private:
+  lock_type lock_;
+};
+
+}  // namespace pgas
