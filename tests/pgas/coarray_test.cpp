@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
+#include <vector>
+
 #include <array>
 #include <numeric>
 
@@ -57,6 +60,33 @@ TEST(Coarray, neighbour_exchange_of_arrays) {
   EXPECT_DOUBLE_EQ(halo(left())[2].get(), 100.0 * static_cast<double>((left() + images() - 1) % images()) + 2.0);
   EXPECT_EQ(halo.local().size(), 8u);
   EXPECT_EQ(pgas::coarray<double[8]>::extent(), 8u);
+  pgas::sync_all();
+}
+
+TEST(RunTimeSizedCoarray, local_remote_and_whole_copy_transfers) {
+  const std::size_t n = 3 + images();  // chosen at run time, the same everywhere
+  pgas::coarray<long[]> c(n, -1);
+  EXPECT_EQ(c.extent(), n);
+  ASSERT_EQ(c.local().size(), n);
+  for (std::size_t k = 0; k < n; ++k) c[k] = static_cast<long>(100 * me() + k);
+  pgas::sync_all();
+  const std::size_t right = (me() + 1) % images();
+  EXPECT_EQ(c(right)[n - 1].get(), static_cast<long>(100 * right + n - 1));
+  std::vector<long> all(n);
+  c(right).get(std::span<long>(all));
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(all[k], static_cast<long>(100 * right + k));
+  pgas::sync_all();
+  std::vector<long> two{7, 8};
+  c(right).put(std::span<const long>(two));  // the first two elements only
+  std::vector<long> part(2);
+  pgas::get(c(right), n - 2, std::span<long>(part));  // the free transfer functions work too
+  pgas::sync_all();
+  EXPECT_EQ(c[0], 7);
+  EXPECT_EQ(c[1], 8);
+  EXPECT_EQ(c[2], static_cast<long>(100 * me() + 2));
+  EXPECT_EQ(part[1], static_cast<long>(100 * right + n - 1));
+  const pgas::coarray<long[]>& view = c;
+  EXPECT_EQ(view(right)[0].get(), 7);
   pgas::sync_all();
 }
 

@@ -93,6 +93,22 @@ TEST_F(BadInput, coarray_image_or_element_past_the_end) {
   pgas::sync_all();
 }
 
+TEST_F(BadInput, run_time_sized_coarray_with_sizes_that_differ_or_past_its_extent) {
+  if (images() > 1) {  // alone, an image agrees with itself
+    EXPECT_THROW(pgas::coarray<double[]>(me() == 0 ? 5 : 4), pgas::usage_error);
+  }
+  pgas::coarray<double[]> z(4, 1.5);
+  EXPECT_THROW((void)z[4], pgas::out_of_range);
+  EXPECT_THROW((void)z(images()), pgas::out_of_range);
+  EXPECT_THROW((void)z(0)[4], pgas::out_of_range);
+  std::vector<double> five(5, 9.0);
+  EXPECT_THROW(z(0).put(std::span<const double>(five)), pgas::out_of_range);
+  EXPECT_THROW(z(0).get(std::span<double>(five)), pgas::out_of_range);
+  pgas::sync_all();
+  EXPECT_EQ(z(0)[0].get(), 1.5);  // nothing was written
+  pgas::sync_all();
+}
+
 TEST_F(BadInput, matrix_row_or_column_past_the_end) {
   pgas::matrix<int> m(2 * images(), 3, 1);
   EXPECT_THROW((void)m(2 * images(), 0), pgas::out_of_range);
