@@ -39,6 +39,21 @@ inline void sync_images(const std::vector<std::size_t>& images) {
   sync_images(std::span<const std::size_t>(images));
 }
 
+/// What `sync_images(pgas::all_images)` names: every other image (Fortran's SYNC IMAGES(*)).
+struct all_images_t {
+  explicit constexpr all_images_t() = default;
+};
+inline constexpr all_images_t all_images{};
+/// Completes this image's writes and waits for every other image to name this one (or all
+/// images) in its own sync_images.
+inline void sync_images(all_images_t) {
+  std::vector<int> others;
+  for (std::size_t img = 0; img < num_images(); ++img) {
+    if (img != this_image()) others.push_back(static_cast<int>(img));
+  }
+  runtime::sync_images(others);
+}
+
 /// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY). Other images see
 /// them once they synchronise with this one.
 inline void sync_memory() { runtime::sync_memory(); }

@@ -21,7 +21,8 @@ struct free_communicator {
 
 }  // namespace
 
-team::team(std::shared_ptr<const MPI_Comm> comm) : comm_{std::move(comm)} {
+team::team(std::shared_ptr<const MPI_Comm> comm, int number, std::shared_ptr<const team> parent)
+    : comm_{std::move(comm)}, number_{number}, parent_{std::move(parent)} {
   int rank = 0;
   int size = 1;
   runtime::check(MPI_Comm_rank(*comm_, &rank), "MPI_Comm_rank");
@@ -32,15 +33,35 @@ team::team(std::shared_ptr<const MPI_Comm> comm) : comm_{std::move(comm)} {
 
 team team::world() {
   // The environment owns the world duplicate; the team only refers to it.
-  return team{std::make_shared<const MPI_Comm>(runtime::world_comm())};
+  return team{std::make_shared<const MPI_Comm>(runtime::world_comm()), -1, nullptr};
 }
+
+namespace {
+std::shared_ptr<const MPI_Comm> owned(MPI_Comm comm) {
+  runtime::check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  return std::shared_ptr<const MPI_Comm>(new MPI_Comm(comm), free_communicator{});
+}
+}  // namespace
+
+team team::shared_memory() {
+  const team world = team::world();
+  MPI_Comm out = MPI_COMM_NULL;
+  runtime::check(MPI_Comm_split_type(world.native(), MPI_COMM_TYPE_SHARED, static_cast<int>(world.rank()),
+                                     MPI_INFO_NULL, &out),
+                 "MPI_Comm_split_type");
+  auto comm = owned(out);
+  int first = static_cast<int>(world.rank());
+  runtime::check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm), "MPI_Allreduce");
+  return team{std::move(comm), first, std::make_shared<const team>(world)};
+}
+
+team team::parent() const { return parent_ ? *parent_ : *this; }
 
 team team::split(int colour, int key) const {
   if (colour < 0) throw usage_error("team::split needs a colour >= 0");
   MPI_Comm out = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split(native(), colour, key, &out), "MPI_Comm_split");
-  runtime::check(MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  return team{std::shared_ptr<const MPI_Comm>(new MPI_Comm(out), free_communicator{})};
+  return team{owned(out), colour, std::make_shared<const team>(*this)};
 }
 
 std::size_t team::rank() const noexcept { return rank_; }

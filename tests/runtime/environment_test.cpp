@@ -3,6 +3,7 @@
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/sync.hpp>
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,31 @@ TEST(Team, split_by_parity_makes_two_teams_in_rank_order) {
   EXPECT_EQ(half.rank(), me / 2);
   half.barrier();
   EXPECT_THROW((void)world.split(-1), pgas::usage_error);
+}
+
+TEST(Team, numbers_parents_and_the_shared_memory_team) {
+  const pgas::team world = pgas::team::world();
+  EXPECT_EQ(world.number(), -1);
+  EXPECT_EQ(world.parent().size(), world.size());
+  const pgas::team half = world.split(static_cast<int>(pgas::this_image() % 2) + 5);
+  EXPECT_EQ(half.number(), static_cast<int>(pgas::this_image() % 2) + 5);
+  EXPECT_EQ(half.parent().number(), -1);
+  EXPECT_EQ(half.parent().size(), pgas::num_images());
+  const pgas::team quarter = half.split(0);
+  EXPECT_EQ(quarter.parent().number(), half.number());
+  // One node here: every image shares memory with every other.
+  const pgas::team node = pgas::team::shared_memory();
+  EXPECT_EQ(node.size(), pgas::num_images());
+  EXPECT_EQ(node.rank(), pgas::this_image());
+  EXPECT_EQ(node.number(), 0);
+  EXPECT_EQ(node.parent().number(), -1);
+  node.barrier();
+}
+
+TEST(SyncImages, all_images_meets_every_other_image) {
+  pgas::sync_images(pgas::all_images);
+  pgas::sync_images(pgas::all_images);
+  SUCCEED();
 }
 
 TEST(SyncImages, pairs_of_images_meet_and_bad_lists_are_refused) {
