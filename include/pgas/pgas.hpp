@@ -24,4 +24,5 @@
 #include <pgas/vector.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>

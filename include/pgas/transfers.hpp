@@ -150,6 +150,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
   using P = global_ptr<const T>;
   const auto local = [&out](std::size_t at, const P& p, std::size_t len, std::size_t step) {
     const T* from = p.local_for_reading("a blocking read");
+    count_if_peer(p, &rma_stats::peer_loads, len);
     T* to = out.data() + at;
     if (step == 1) {
       std::copy_n(from, len, to);
@@ -181,6 +182,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
   const auto local = [&in](std::size_t at, const P& p, std::size_t len, std::size_t step) {
     const T* from = in.data() + at;
     T* to = p.local();
+    count_if_peer(p, &rma_stats::peer_stores, len);
     if (step == 1) {
       std::copy_n(from, len, to);
     } else {

@@ -2,9 +2,11 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include "window_pool.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -108,6 +110,7 @@ void environment::start(int* argc, char*** argv) {
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
   s.shares_memory = agree_on_shared_memory(s.world, s.size);
+  runtime::statistics::start_from_environment();
   current = &s;
 }
 
@@ -117,7 +120,14 @@ environment::~environment() {
   const bool unwinding = std::uncaught_exceptions() > 0;
   // Before anything else ends: freeing kept windows is collective and needs the library's
   // communicators.
-  if (!unwinding) runtime::window_pool::drain();
+  if (!unwinding) {
+    try {
+      runtime::statistics::print_table(impl_->state.world);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pgas: printing the statistics failed: %s\n", e.what());
+    }
+    runtime::window_pool::drain();
+  }
   if (current == &impl_->state) current = nullptr;
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);

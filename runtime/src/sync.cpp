@@ -3,6 +3,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <algorithm>
@@ -10,17 +11,31 @@
 
 namespace pgas::runtime {
 
+namespace {
+// Counts one sync point and the time from `start` (PGAS_STATS).
+void count_sync(double start) noexcept {
+  if (!statistics::enabled) return;
+  ++statistics::counters.sync_points;
+  statistics::counters.sync_seconds += MPI_Wtime() - start;
+}
+double now_if_counting() noexcept { return statistics::enabled ? MPI_Wtime() : 0.0; }
+}  // namespace
+
 void sync_all(MPI_Comm comm) {
+  const double start = now_if_counting();
   complete_all_windows();
   check(MPI_Barrier(comm), "MPI_Barrier");
   // In the unified model a peer's completed put is in our memory, but our loads may still be
   // ordered before it without a memory barrier: MPI_Win_sync is that barrier.
   sync_all_window_memory();
+  count_sync(start);
 }
 
 void sync_memory() {
   require_environment("pgas::sync_memory()");
+  const double start = now_if_counting();
   complete_all_windows();
+  count_sync(start);
 }
 
 void sync_images(const std::vector<int>& images) {
@@ -38,6 +53,7 @@ void sync_images(const std::vector<int>& images) {
       throw usage_error("sync_images: image " + std::to_string(sorted[k]) + " is named twice");
     }
   }
+  const double start = now_if_counting();
   complete_all_windows();
   // One empty message each way per pair; the notify communicator keeps them apart from any
   // message of the user's.
@@ -49,6 +65,7 @@ void sync_images(const std::vector<int>& images) {
   }
   check(MPI_Waitall(to_count(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   sync_all_window_memory();
+  count_sync(start);
 }
 
 }  // namespace pgas::runtime

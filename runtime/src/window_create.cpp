@@ -6,6 +6,7 @@
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <sys/sysinfo.h>
 
@@ -50,6 +51,7 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
   w.state().mode = epoch::passive;
   live_windows().push_back(&w.state());
+  if (statistics::enabled) ++statistics::counters.windows_created;
   return w;
 }
 

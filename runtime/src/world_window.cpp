@@ -4,6 +4,7 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <utility>
 
@@ -14,6 +15,7 @@ window allocate_world_window(std::size_t bytes, int disp_unit,
   const MPI_Comm world = world_comm();
   if (auto kept = window_pool::take(world, every_rank_bytes, disp_unit)) {
     live_windows().push_back(kept.get());
+    if (statistics::enabled) ++statistics::counters.windows_from_pool;
     return window{std::move(kept)};
   }
   window w;

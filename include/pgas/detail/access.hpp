@@ -13,6 +13,7 @@
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/rma.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -28,11 +29,21 @@ template <class T>
   return static_cast<int>(p.image());
 }
 
+/// Counts (PGAS_STATS) a plain load or store of `count` elements at p when they are a
+/// same-node peer's, not this image's own.
+template <class T>
+void count_if_peer(const global_ptr<T>& p, transfer_count rma_stats::*which, std::size_t count) noexcept {
+  if (!p.owned_here()) runtime::statistics::count(which, count * sizeof(T));
+}
+
 /// Reads *p. Blocks until the value has arrived. `what` names the read in a usage_error.
 template <class T>
 [[nodiscard]] std::remove_const_t<T> load(const global_ptr<T>& p,
                                           const char* what = "a blocking read of an element") {
-  if (p.is_local()) return *p.local_for_reading(what);
+  if (p.is_local()) {
+    count_if_peer(p, &rma_stats::peer_loads, 1);
+    return *p.local_for_reading(what);
+  }
   std::remove_const_t<T> v;
   runtime::get(*p.window(), std::span{&v, 1}, rank_of(p), p.displacement());
   return v;
@@ -44,6 +55,7 @@ void load_n(const global_ptr<T>& p, std::span<std::remove_const_t<T>> out,
             const char* what = "a blocking read") {
   if (out.empty()) return;
   if (p.is_local()) {
+    count_if_peer(p, &rma_stats::peer_loads, out.size());
     std::copy_n(p.local_for_reading(what), out.size(), out.begin());
   } else {
     runtime::get(*p.window(), out, rank_of(p), p.displacement());
@@ -55,6 +67,7 @@ template <class T>
   requires(!std::is_const_v<T>)
 void store(const global_ptr<T>& p, const T& v) {
   if (p.is_local()) {
+    count_if_peer(p, &rma_stats::peer_stores, 1);
     *p.local() = v;
   } else {
     runtime::put_value(*p.window(), v, rank_of(p), p.displacement());
@@ -68,6 +81,7 @@ template <class T>
 void store_n(const global_ptr<T>& p, std::span<const T> in) {
   if (in.empty()) return;
   if (p.is_local()) {
+    count_if_peer(p, &rma_stats::peer_stores, in.size());
     std::copy_n(in.begin(), in.size(), p.local());
   } else {
     runtime::put(*p.window(), in, rank_of(p), p.displacement());

@@ -6,6 +6,7 @@
 
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <array>
@@ -27,6 +28,7 @@ class in_place_combiner {
     __builtin_prefetch(where, 1);
     s = {where, value};
     ++added_;
+    runtime::statistics::count(&rma_stats::in_place_updates, sizeof(T));
   }
   void finish() noexcept {
     const std::size_t first = added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;

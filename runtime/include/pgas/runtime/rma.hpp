@@ -8,11 +8,13 @@
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/request.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace pgas::runtime {
@@ -46,6 +48,7 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Put(from.data(), count, l.type, target, disp, count, l.type, a.handle), "MPI_Put");
+  statistics::count(&rma_stats::puts, from.size_bytes());
   if (a.passive) detail::complete_locally(a.handle, target);
 }
 
@@ -58,6 +61,7 @@ void put_value(window& w, const T& value, int target, MPI_Aint disp) {
   const element_layout l = layout_of<T>();
   check(MPI_Put(staged, l.per_element, l.type, target, disp, l.per_element, l.type, a.handle),
         "MPI_Put");
+  statistics::count(&rma_stats::puts, sizeof(T));
 }
 
 /// Reads from `target` at `disp` into `into`; returns once the data has arrived, and sees this
@@ -69,6 +73,7 @@ void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Get(into.data(), count, l.type, target, disp, count, l.type, h), "MPI_Get");
+  statistics::count(&rma_stats::gets, into.size_bytes());
   detail::complete_locally(h, target);
 }
 
@@ -77,12 +82,16 @@ namespace detail {
 // applied in place (in_place_updates.hpp); returns false when MPI must carry it. Either way an
 // op MPI does not define on T is refused first, so both paths refuse alike. `apply` is generic
 // (auto*): it is instantiated only for types the processor updates.
+// `count` elements from `disp` are checked; `updates` (default: count) are counted.
 template <accumulable T, class Apply>
-bool applied_in_place(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, Apply apply) {
+bool applied_in_place(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, Apply apply,
+                      std::size_t updates = SIZE_MAX) {
   require_op_defined<T>(op);
   if constexpr (processor_atomic<T>) {
     if (void* where = w.mapped_for_update(target, disp, count * sizeof(T))) {
       apply(static_cast<T*>(where));
+      if (updates == SIZE_MAX) updates = count;
+      statistics::count_many(&rma_stats::in_place_updates, updates, updates * sizeof(T));
       return true;
     }
   }
@@ -107,6 +116,7 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
   check(MPI_Accumulate(from.data(), count, l.type, target, disp, count, l.type, to_mpi(op),
                        a.handle),
         "MPI_Accumulate");
+  statistics::count(&rma_stats::accumulates, from.size_bytes());
   detail::after_accumulate(w, a, target, false);
 }
 
@@ -122,6 +132,7 @@ void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, redu
   const element_layout l = layout_of<T>();
   check(MPI_Accumulate(staged, 1, l.type, target, disp, 1, l.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
+  statistics::count(&rma_stats::accumulates, sizeof(T));
   detail::after_accumulate(w, a, target, true);
 }
 
@@ -144,6 +155,7 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
   check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, disp,
                            count, l.type, to_mpi(op), h),
         "MPI_Get_accumulate");
+  statistics::count(&rma_stats::atomics, from.size_bytes());
   detail::complete_locally(h, target);
 }
 
@@ -159,6 +171,7 @@ template <accumulable T>
   w.note_write(target);
   check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, disp, to_mpi(op), h),
         "MPI_Fetch_and_op");
+  statistics::count(&rma_stats::atomics, sizeof(T));
   detail::complete_locally(h, target);
   return result;
 }
@@ -177,6 +190,7 @@ template <accumulable T>
   w.note_write(target);
   check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp, h),
         "MPI_Compare_and_swap");
+  statistics::count(&rma_stats::atomics, sizeof(T));
   detail::complete_locally(h, target);
   return result;
 }
@@ -198,6 +212,7 @@ template <accumulable T>
   MPI_Request r = MPI_REQUEST_NULL;
   check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, disp, 1, type, to_mpi(op), h, &r),
         "MPI_Rget_accumulate");
+  statistics::count(&rma_stats::atomics, sizeof(T));
   return request{r};
 }
 
@@ -216,6 +231,7 @@ template <accumulable T>
   w.note_write(target);
   check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, disp, h),
         "MPI_Compare_and_swap");
+  statistics::count(&rma_stats::atomics, sizeof(T));
   return false;
 }
 
@@ -229,6 +245,7 @@ template <transferable T>
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
   check(MPI_Rput(from.data(), count, l.type, target, disp, count, l.type, a.handle, &r), "MPI_Rput");
+  statistics::count(&rma_stats::puts, from.size_bytes());
   return request{r};
 }
 
@@ -241,6 +258,7 @@ template <transferable T>
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
   check(MPI_Rget(into.data(), count, l.type, target, disp, count, l.type, h, &r), "MPI_Rget");
+  statistics::count(&rma_stats::gets, into.size_bytes());
   return request{r};
 }
 
@@ -283,6 +301,7 @@ void put_strided(window& w, const T* from, const strided& origin, int target, MP
   check(MPI_Put(from, 1, detail::strided_of<T>(origin), target, disp, 1,
                 detail::strided_of<T>(target_shape), a.handle),
         "MPI_Put");
+  statistics::count(&rma_stats::puts, origin.count * origin.block * sizeof(T));
   if (a.passive) detail::complete_locally(a.handle, target);
 }
 
@@ -299,6 +318,7 @@ void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint
   check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, disp, 1,
                 detail::strided_of<T>(target_shape), h),
         "MPI_Get");
+  statistics::count(&rma_stats::gets, origin.count * origin.block * sizeof(T));
   detail::complete_locally(h, target);
 }
 

@@ -126,6 +126,7 @@ window::access start_put_runs(window& w, const T* from, const element_runs& orig
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
   check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  statistics::count(&rma_stats::puts, origin.elements() * sizeof(T));
   return a;
 }
 
@@ -154,6 +155,7 @@ MPI_Win start_get_runs(window& w, T* into, const element_runs& origin, int targe
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
   check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  statistics::count(&rma_stats::gets, origin.elements() * sizeof(T));
   return h;
 }
 
@@ -177,7 +179,7 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
         detail::for_each_paired_element(
             origin, target_runs, [&](MPI_Aint o, MPI_Aint t) { (void)fetch_and_combine_in_place(to + t, from[o], op); },
             [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
-      })) {
+      }, origin.elements())) {
     return;
   }
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
@@ -186,6 +188,7 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
   check(MPI_Accumulate(from + o.offset, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
+  statistics::count(&rma_stats::accumulates, origin.elements() * sizeof(T));
   detail::after_accumulate(w, a, target, false);
 }
 

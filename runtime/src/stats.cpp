@@ -1,0 +1,80 @@
+// The counters' switch, and the table the environment prints when it ends.
+#include <pgas/runtime/stats.hpp>
+
+#include <pgas/runtime/error.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace pgas {
+
+const rma_stats& stats() noexcept { return runtime::statistics::counters; }
+
+namespace runtime::statistics {
+
+void start_from_environment() {
+  const char* v = std::getenv("PGAS_STATS");
+  enabled = v != nullptr && std::strcmp(v, "0") != 0 && v[0] != '\0';
+  counters = rma_stats{};
+}
+
+namespace {
+
+constexpr int fields = 18;
+
+void flatten(const rma_stats& s, double* out) {
+  const transfer_count* counts[] = {&s.puts,        &s.gets,       &s.accumulates,     &s.atomics,
+                                    &s.peer_stores, &s.peer_loads, &s.in_place_updates};
+  int k = 0;
+  for (const transfer_count* c : counts) {
+    out[k++] = static_cast<double>(c->operations);
+    out[k++] = static_cast<double>(c->bytes);
+  }
+  out[k++] = static_cast<double>(s.sync_points);
+  out[k++] = s.sync_seconds;
+  out[k++] = static_cast<double>(s.windows_created);
+  out[k++] = static_cast<double>(s.windows_from_pool);
+}
+
+void print_row(const char* who, const double* f) {
+  // Operations, then bytes in MiB, for each kind of transfer.
+  std::printf("%-6s", who);
+  for (int k = 0; k < 14; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
+  std::printf(" %8.0f %9.4f %7.0f %6.0f\n", f[14], f[15], f[16], f[17]);
+}
+
+}  // namespace
+
+void print_table(MPI_Comm comm) {
+  if (!enabled) return;
+  int rank = 0;
+  int size = 1;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  double mine[fields];
+  flatten(counters, mine);
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(fields) * static_cast<std::size_t>(size) : 0);
+  check(MPI_Gather(mine, fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, comm), "MPI_Gather");
+  if (rank != 0) return;
+  std::printf("pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
+              "them; windows created and taken from the pool\n");
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s\n", "image", "MPI puts", "MPI gets",
+              "MPI accumulates", "MPI atomics", "peer stores", "peer loads", "in-place updates", "syncs",
+              "sync s", "windows", "pool");
+  std::vector<double> total(fields, 0.0);
+  for (int r = 0; r < size; ++r) {
+    const double* row = all.data() + static_cast<std::size_t>(r) * fields;
+    for (int k = 0; k < fields; ++k) total[static_cast<std::size_t>(k)] += row[k];
+    char who[16];
+    std::snprintf(who, sizeof who, "%d", r);
+    print_row(who, row);
+  }
+  print_row("total", total.data());
+  std::fflush(stdout);
+}
+
+}  // namespace runtime::statistics
+
+}  // namespace pgas

@@ -1,0 +1,64 @@
+// PGAS_STATS: with PGAS_STATS=1 every operation is counted where it went (MPI put, accumulate,
+// atomic; plain store into a same-node peer; in-place update), sync points and windows too;
+// without it every counter stays zero. Registered with PGAS_STATS=1 (also without shared
+// memory) and without it.
+#include <pgas/pgas.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+std::size_t me() { return pgas::this_image(); }
+std::size_t images() { return pgas::num_images(); }
+
+bool counting() {
+  const char* v = std::getenv("PGAS_STATS");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+TEST(Stats, each_operation_is_counted_where_it_went) {
+  const pgas::rma_stats before_array = pgas::stats();
+  pgas::array<long> a(4 * images());
+  const pgas::rma_stats s0 = pgas::stats();
+  if (!counting()) {
+    EXPECT_EQ(s0.windows_created + s0.windows_from_pool + s0.sync_points + s0.puts.operations +
+                  s0.peer_stores.operations + s0.in_place_updates.operations,
+              0u);
+    return;
+  }
+  EXPECT_EQ((s0.windows_created - before_array.windows_created) +
+                (s0.windows_from_pool - before_array.windows_from_pool),
+            1u);  // one window, new or from the pool
+  const std::size_t peer = 4 * ((me() + 1) % images());  // the next image's first element
+  const bool own = images() == 1;
+  const bool shared = a.window().flavor() == pgas::runtime::window_flavor::shared;
+  a[peer] = 5;                    // a store into the peer's memory, or a put
+  (void)a[peer].fetch_add(1);     // an atomic: in place, or MPI
+  a[peer + 1] += 2;               // an accumulate: in place, or MPI
+  pgas::sync_all();
+  const pgas::rma_stats s1 = pgas::stats();
+  EXPECT_EQ(s1.sync_points - s0.sync_points, 1u);
+  EXPECT_GE(s1.sync_seconds, s0.sync_seconds);
+  if (own) {
+    EXPECT_EQ(s1.peer_stores.operations, s0.peer_stores.operations);  // this image's own memory
+  } else if (shared) {
+    EXPECT_EQ(s1.peer_stores.operations - s0.peer_stores.operations, 1u);
+    EXPECT_EQ(s1.peer_stores.bytes - s0.peer_stores.bytes, sizeof(long));
+  } else {
+    EXPECT_EQ(s1.puts.operations - s0.puts.operations, 1u);
+  }
+  if (shared) {
+    EXPECT_EQ(s1.in_place_updates.operations - s0.in_place_updates.operations, 2u);
+  } else {
+    EXPECT_EQ(s1.atomics.operations - s0.atomics.operations, 1u);
+    EXPECT_EQ(s1.accumulates.operations - s0.accumulates.operations, 1u);
+    EXPECT_EQ(s1.accumulates.bytes - s0.accumulates.bytes, sizeof(long));
+  }
+  EXPECT_EQ(a[peer].get(), 6);
+  pgas::sync_all();
+}
+
+}  // namespace
