@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -151,13 +152,14 @@ TEST(InPlaceUpdates, a_bitwise_accumulate_on_floating_point_is_refused_on_either
   EXPECT_THROW(rt::accumulate_value(plain, 1.0, 0, 0, rt::reduce_op::bxor), pgas::usage_error);
 }
 
-TEST(InPlaceUpdates, long_double_elements_keep_using_mpi_and_still_add_up) {
+TEST(InPlaceUpdates, complex_elements_keep_using_mpi_and_still_add_up) {
   static_assert(!pgas::runtime::processor_atomic<long double>);
+  static_assert(!pgas::runtime::processor_atomic<std::complex<double>>);
   static_assert(pgas::runtime::processor_atomic<double> && pgas::runtime::processor_atomic<std::uint8_t>);
-  pgas::array<long double> a(2);
-  for (int k = 0; k < 50; ++k) a[1] += 2.0L;
+  pgas::array<std::complex<double>> a(2);
+  for (int k = 0; k < 50; ++k) a[1] += std::complex<double>(2.0, -1.0);
   pgas::sync_all();
-  EXPECT_EQ(a[1].get(), 100.0L * static_cast<long double>(images()));
+  EXPECT_EQ(a[1].get(), std::complex<double>(100.0, -50.0) * static_cast<double>(images()));
 }
 
 }  // namespace
