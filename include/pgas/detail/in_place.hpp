@@ -28,9 +28,9 @@ class in_place_combiner {
     __builtin_prefetch(where, 1);
     s = {where, value};
     ++added_;
-    runtime::statistics::count(&rma_stats::in_place_updates, sizeof(T));
   }
   void finish() noexcept {
+    runtime::statistics::count_many(&rma_stats::in_place_updates, added_, added_ * sizeof(T));
     const std::size_t first = added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;
     for (std::size_t k = first; k < added_; ++k) {
       const slot& s = ring_[k % runtime::in_place_lookahead];

@@ -21,9 +21,9 @@ class synch_p2p {
   /// Collective. m, n >= 2; group >= 1 rows per post.
   synch_p2p(std::size_t m, std::size_t n, std::size_t group)
       : m_{m}, group_{group}, columns_{pgas::block{}.bind(n, pgas::num_images())},
-        width_{max_width(columns_)}, grid_(m * (width_ + 1)) {
+        width_{max_width(columns_)}, local_width_{columns_.local_size(me())}, grid_(m * (width_ + 1)) {
     const std::size_t first = columns_.first_of(me());
-    for (std::size_t j = 0; j < local_width(); ++j) at(0, j) = static_cast<double>(first + j);
+    for (std::size_t j = 0; j < local_width_; ++j) at(0, j) = static_cast<double>(first + j);
     for (std::size_t i = 0; i < m_; ++i) ghost(i) = first == 0 ? 0.0 : static_cast<double>(first - 1);
     if (first == 0) {
       for (std::size_t i = 0; i < m_; ++i) at(i, 0) = static_cast<double>(i);
@@ -47,7 +47,7 @@ class synch_p2p {
         double up_left = from == 0 ? ghost(i - 1) : at(i - 1, 0);
         const double* up = &at(i - 1, 0);
         double* row = &at(i, 0);
-        for (std::size_t j = from; j < local_width(); ++j) {
+        for (std::size_t j = from; j < local_width_; ++j) {
           const double v = up[j] + left - up_left;
           row[j] = v;
           up_left = up[j];
@@ -55,13 +55,13 @@ class synch_p2p {
         }
       }
       if (!last_image) {
-        for (std::size_t i = i0; i < i1; ++i) grid_(me() + 1)[i * (width_ + 1)] = at(i, local_width() - 1);
+        for (std::size_t i = i0; i < i1; ++i) grid_(me() + 1)[i * (width_ + 1)] = at(i, local_width_ - 1);
         row_ready_.post(me() + 1);
       }
     }
     if (last_image) {
       // Image 0's A(0, 0) is the first cell after its ghost.
-      grid_(0)[1] = -at(m_ - 1, local_width() - 1);
+      grid_(0)[1] = -at(m_ - 1, local_width_ - 1);
       corner_ready_.post(0);
     }
     ++sweeps_;
@@ -69,7 +69,7 @@ class synch_p2p {
 
   /// A(m-1, n-1), on every image. Collective.
   [[nodiscard]] double corner() {
-    const double mine = me() + 1 == pgas::num_images() ? at(m_ - 1, local_width() - 1) : 0.0;
+    const double mine = me() + 1 == pgas::num_images() ? at(m_ - 1, local_width_ - 1) : 0.0;
     return pgas::co_broadcast(mine, pgas::num_images() - 1);
   }
 
@@ -80,8 +80,7 @@ class synch_p2p {
     for (std::size_t img = 0; img < d.images(); ++img) w = std::max(w, d.local_size(img));
     return w;
   }
-  [[nodiscard]] std::size_t local_width() const { return columns_.local_size(me()); }
-  // Row i of this image's block: the ghost cell, then local_width() cells.
+  // Row i of this image's block: the ghost cell, then local_width_ cells.
   double& ghost(std::size_t i) { return grid_.local()[i * (width_ + 1)]; }
   double& at(std::size_t i, std::size_t j) { return grid_.local()[i * (width_ + 1) + 1 + j]; }
 
@@ -89,6 +88,7 @@ class synch_p2p {
   std::size_t group_;
   pgas::block columns_;
   std::size_t width_;  // the widest block, so every image's copy has the same size
+  std::size_t local_width_;  // this image's block (a member: the inner loop must not call out)
   pgas::coarray<double[]> grid_;
   pgas::event row_ready_;
   pgas::event corner_ready_;
