@@ -25,8 +25,8 @@ template <class T>
     case reduce_op::bxor:
       if constexpr (std::is_integral_v<T>) return static_cast<T>(a ^ b);
       return b;
-    case reduce_op::land: return static_cast<T>(a && b);
-    case reduce_op::lor: return static_cast<T>(a || b);
+    case reduce_op::land: return static_cast<T>(a != T{} && b != T{});
+    case reduce_op::lor: return static_cast<T>(a != T{} || b != T{});
     case reduce_op::no_op: return a;
     case reduce_op::replace: return b;
   }
