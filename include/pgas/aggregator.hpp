@@ -102,8 +102,7 @@ class aggregator {
       sending_indices.swap(indices);
       sending_values.swap(values);
       const bool in_place = detail::combine_in_place<value_type>(
-          elements, sending_indices.size(), [&](std::size_t u) { return sending_indices[u]; },
-          [&](std::size_t u) { return sending_values[u]; }, op);
+          elements, sending_indices, [&](std::size_t u) { return sending_values[u]; }, op);
       if (!in_place) {
         detail::combine_duplicates(sending_indices, sending_values, op);
         detail::accumulate_elements(std::span<const value_type>(sending_values),

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <ranges>
 
 namespace pgas::detail {
 
@@ -49,20 +50,22 @@ class in_place_combiner {
   std::size_t added_ = 0;
 };
 
-/// Applies `elements[index(u)] op= value(u)` for u < count in place and returns true when the
-/// window of `elements` (a container, or its locked_elements) is updated in place; returns
-/// false, having done nothing, when MPI must carry the updates. Indices must be checked already.
-template <class T, class Elements, class Index, class Value>
-bool combine_in_place(Elements& elements, std::size_t count, Index index, Value value,
-                      runtime::reduce_op op) {
+/// Applies `elements[i_u] op= value(u)` for the u-th index i_u of `indices` (any range of
+/// integers, checked already) in place and returns true when the window of `elements` (a
+/// container, or its locked_elements) is updated in place, or there is nothing to apply;
+/// returns false, having done nothing, when MPI must carry the updates.
+template <class T, class Elements, class Indices, class Value>
+bool combine_in_place(Elements& elements, const Indices& indices, Value value, runtime::reduce_op op) {
   if constexpr (!runtime::processor_atomic<T>) {
     return false;
   } else {
-    if (count == 0) return true;
-    if (!elements.element(index(0)).window()->begin_in_place_updates()) return false;
+    auto first = std::ranges::begin(indices);
+    if (first == std::ranges::end(indices)) return true;
+    if (!elements.element(static_cast<std::size_t>(*first)).window()->begin_in_place_updates()) return false;
     runtime::require_op_defined<T>(op);
     in_place_combiner<T> combiner(op);
-    for (std::size_t u = 0; u < count; ++u) combiner.add(elements.element(index(u)).local(), static_cast<T>(value(u)));
+    std::size_t u = 0;
+    for (const auto i : indices) combiner.add(elements.element(static_cast<std::size_t>(i)).local(), static_cast<T>(value(u++)));
     combiner.finish();
     return true;
   }

@@ -119,13 +119,7 @@ bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, ru
       }
     }
     if (!runtime::everyone(!bad, runtime::world_comm())) return true;
-    runtime::require_op_defined<C>(op);
-    (void)bins.window().begin_in_place_updates();
-    in_place_combiner<C> combiner(op);
-    std::size_t u = 0;
-    for (const auto k : local_indices) combiner.add(bins.element(static_cast<std::size_t>(k)).local(), static_cast<C>(value(u++)));
-    combiner.finish();
-    return true;
+    return combine_in_place<C>(bins, local_indices, value, op);
   }
 }
 

@@ -176,22 +176,35 @@ template <accumulable T>
   return result;
 }
 
+/// Starts replacing one target element by *desired if it holds *expected, the previous value
+/// landing in *result. Returns true when it was applied in place (done); otherwise MPI has it
+/// (MPI_Compare_and_swap, which has no request form), and *result is there, and the three
+/// buffers may go, once window::flush_local(target) returns. Local; passive epoch only.
+template <accumulable T>
+[[nodiscard]] bool start_compare_and_swap(window& w, const T* desired, const T* expected, T* result,
+                                          int target, MPI_Aint disp,
+                                          const char* what = "an asynchronous compare-and-swap") {
+  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
+                                  [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
+    return true;
+  }
+  const MPI_Win h = w.reading_from(what, target, disp, sizeof(T));
+  w.note_write(target);
+  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, disp, h),
+        "MPI_Compare_and_swap");
+  statistics::count(&rma_stats::atomics, sizeof(T));
+  return false;
+}
+
 /// Atomically replaces one target element by `desired` if it equals `expected`; returns the
 /// element's previous value either way. Local.
 template <accumulable T>
 [[nodiscard]] T compare_and_swap(window& w, const T& desired, const T& expected, int target,
                                  MPI_Aint disp) {
   T result{};
-  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
-                                  [&](auto* at) { result = compare_and_swap_in_place(at, desired, expected); })) {
-    return result;
+  if (!start_compare_and_swap(w, &desired, &expected, &result, target, disp, "compare_and_swap")) {
+    w.flush_local(target);
   }
-  const MPI_Win h = w.reading_from("compare_and_swap", target, disp, sizeof(T));
-  w.note_write(target);
-  check(MPI_Compare_and_swap(&desired, &expected, &result, layout_of<T>().type, target, disp, h),
-        "MPI_Compare_and_swap");
-  statistics::count(&rma_stats::atomics, sizeof(T));
-  detail::complete_locally(h, target);
   return result;
 }
 
@@ -214,25 +227,6 @@ template <accumulable T>
         "MPI_Rget_accumulate");
   statistics::count(&rma_stats::atomics, sizeof(T));
   return request{r};
-}
-
-/// Starts replacing one target element by *desired if it holds *expected, the previous value
-/// landing in *result. Returns true when it was applied in place (done); otherwise MPI has it
-/// (MPI_Compare_and_swap, which has no request form), and *result is there, and the three
-/// buffers may go, once window::flush_local(target) returns. Local; passive epoch only.
-template <accumulable T>
-[[nodiscard]] bool start_compare_and_swap(window& w, const T* desired, const T* expected, T* result,
-                                          int target, MPI_Aint disp) {
-  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
-                                  [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
-    return true;
-  }
-  const MPI_Win h = w.reading_from("an asynchronous compare-and-swap", target, disp, sizeof(T));
-  w.note_write(target);
-  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, disp, h),
-        "MPI_Compare_and_swap");
-  statistics::count(&rma_stats::atomics, sizeof(T));
-  return false;
 }
 
 /// Starts a put and returns its request; `from` must stay unchanged until the request completes.
