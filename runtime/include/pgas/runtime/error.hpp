@@ -1,5 +1,5 @@
 #pragma once
-// The three exceptions pgas throws, and the one hook every MPI return code passes through.
+// The exceptions pgas throws, and the one hook every MPI return code passes through.
 
 #include <cstddef>
 #include <stdexcept>
@@ -34,6 +34,14 @@ class usage_error : public std::logic_error {
 class out_of_range : public std::out_of_range {
  public:
   using std::out_of_range::out_of_range;
+};
+
+/// Reading or writing a file failed: it is missing, unwritable, not in the expected format, or
+/// holds something other than what was asked for. Names the file and, where one is involved,
+/// the dataset.
+class io_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 namespace runtime {

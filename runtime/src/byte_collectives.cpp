@@ -1,0 +1,115 @@
+#include <pgas/runtime/byte_collectives.hpp>
+#include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <cstdint>
+
+namespace pgas::runtime {
+namespace {
+
+// The tag of reduce_buffers' point-to-point steps; they run on the caller's communicator
+// between its collectives, so a fixed tag cannot meet another step's message.
+constexpr int reduce_tag = 0x5e7;
+
+int rank_in(MPI_Comm comm) {
+  int r = 0;
+  check(MPI_Comm_rank(comm, &r), "MPI_Comm_rank");
+  return r;
+}
+
+int size_of(MPI_Comm comm) {
+  int p = 0;
+  check(MPI_Comm_size(comm, &p), "MPI_Comm_size");
+  return p;
+}
+
+}  // namespace
+
+std::optional<std::string> first_failure(const std::optional<std::string>& mine, MPI_Comm comm) {
+  const int p = size_of(comm);
+  const int candidate = mine ? rank_in(comm) : p;
+  int first = p;
+  check(MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (first == p) return std::nullopt;
+  byte_buffer text;
+  if (mine && first == candidate) {
+    const auto* b = reinterpret_cast<const std::byte*>(mine->data());
+    text.assign(b, b + mine->size());
+  }
+  broadcast_buffer(text, first, comm);
+  return std::string(reinterpret_cast<const char*>(text.data()), text.size());
+}
+
+void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm) {
+  std::uint64_t n = bytes.size();
+  check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, comm), "MPI_Bcast");
+  bytes.resize(static_cast<std::size_t>(n));
+  check(MPI_Bcast(bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm), "MPI_Bcast");
+}
+
+std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_Comm comm) {
+  const int p = size_of(comm);
+  const bool at_root = rank_in(comm) == root;
+  const int my_count = to_count(mine.size());
+  std::vector<int> counts(at_root ? static_cast<std::size_t>(p) : 0);
+  check(MPI_Gather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+  std::vector<int> offsets(counts.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = to_count(total);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  byte_buffer all(total);
+  check(MPI_Gatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
+                    root, comm),
+        "MPI_Gatherv");
+  std::vector<byte_buffer> out(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const auto first = all.begin() + offsets[r];
+    out[r].assign(first, first + counts[r]);
+  }
+  return out;
+}
+
+byte_buffer reduce_buffers(byte_buffer mine,
+                           const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
+                           int root, MPI_Comm comm) {
+  const int p = size_of(comm);
+  const int me = rank_in(comm);
+  // Reduce to rank 0 over a binomial tree: at distance d, rank r (a multiple of 2d) takes the
+  // partial result of ranks [r + d, r + 2d) and puts it on its right.
+  for (int d = 1; d < p; d *= 2) {
+    if (me % (2 * d) == d) {
+      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, me - d, reduce_tag, comm), "MPI_Send");
+      break;
+    }
+    if (me % (2 * d) == 0 && me + d < p) {
+      MPI_Status status;
+      check(MPI_Probe(me + d, reduce_tag, comm, &status), "MPI_Probe");
+      int count = 0;
+      check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+      byte_buffer right(static_cast<std::size_t>(count));
+      check(MPI_Recv(right.data(), count, MPI_BYTE, me + d, reduce_tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      mine = combine(mine, right);
+    }
+  }
+  if (root < 0) {
+    broadcast_buffer(mine, 0, comm);
+    return mine;
+  }
+  if (root != 0) {
+    if (me == 0) check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, root, reduce_tag, comm), "MPI_Send");
+    if (me == root) {
+      MPI_Status status;
+      check(MPI_Probe(0, reduce_tag, comm, &status), "MPI_Probe");
+      int count = 0;
+      check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+      mine.resize(static_cast<std::size_t>(count));
+      check(MPI_Recv(mine.data(), count, MPI_BYTE, 0, reduce_tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    }
+  }
+  if (me != root) mine.clear();
+  return mine;
+}
+
+}  // namespace pgas::runtime

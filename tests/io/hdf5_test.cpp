@@ -1,0 +1,303 @@
+// pgas::hdf5: round trips for every container and distribution, reading at another layout,
+// files shared by several datasets, h5dump's view of a file, and every bad input.
+#include <pgas/hdf5.hpp>
+#include <pgas/pgas.hpp>
+#include <pgas/runtime/collective.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A directory of this launch's own (image 0 makes it, everyone learns its name), removed at
+// the end: launches at different image counts run side by side.
+class scratch_directory {
+ public:
+  scratch_directory() {
+    std::array<char, 256> name{};
+    if (pgas::this_image() == 0) {
+      std::string pattern = (fs::temp_directory_path() / "pgas_hdf5_test_XXXXXX").string();
+      if (::mkdtemp(pattern.data()) != nullptr) std::snprintf(name.data(), name.size(), "%s", pattern.c_str());
+    }
+    pgas::runtime::broadcast_bytes(name.data(), name.size(), 0, pgas::runtime::world_comm());
+    path_ = name.data();
+  }
+  scratch_directory(const scratch_directory&) = delete;
+  scratch_directory& operator=(const scratch_directory&) = delete;
+  ~scratch_directory() {
+    pgas::sync_all();
+    std::error_code ec;
+    if (pgas::this_image() == 0) fs::remove_all(path_, ec);
+  }
+  [[nodiscard]] fs::path operator/(const std::string& file) const { return path_ / file; }
+
+ private:
+  fs::path path_;
+};
+
+template <class T>
+T value_at(std::size_t i) {
+  return static_cast<T>((i * 7 + 3) % 101);
+}
+
+template <class T, class D>
+void fill(pgas::array<T, D>& a) {
+  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = value_at<T>(a.global_index(k));
+  pgas::sync_all();
+}
+
+template <class T, class D>
+void expect_values(const pgas::array<T, D>& a) {
+  for (std::size_t k = 0; k < a.local().size(); ++k) {
+    ASSERT_EQ(a.local()[k], value_at<T>(a.global_index(k))) << "global index " << a.global_index(k);
+  }
+}
+
+// A new file for each round trip: the element type differs from call to call.
+int round_trip_files = 0;
+
+// Writes in layout `from` and reads into layout `to`, for several sizes.
+template <class T, class From, class To>
+void round_trip(const scratch_directory& dir, From from, To to) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{1001}}) {
+    const fs::path file = dir / ("round_trip_" + std::to_string(++round_trip_files) + ".h5");
+    pgas::array<T, From> a(n, from);
+    fill(a);
+    pgas::hdf5::write(a, file, "/data/a");
+    pgas::array<T, To> b(n, to, T{42});
+    pgas::hdf5::read(b, file, "/data/a");
+    expect_values(b);
+    pgas::sync_all();
+  }
+}
+
+template <class F>
+void expect_io_error(F&& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "no io_error; expected one mentioning '" << part << "'";
+  } catch (const pgas::io_error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(Hdf5, arrays_round_trip_in_every_distribution) {
+  const scratch_directory dir;
+  round_trip<double>(dir, pgas::block{}, pgas::block{});
+  round_trip<int>(dir, pgas::cyclic{}, pgas::cyclic{});
+  round_trip<std::uint8_t>(dir, pgas::block_cyclic(3), pgas::block_cyclic(3));
+  round_trip<float>(dir, pgas::block_cyclic(64), pgas::block_cyclic(64));
+  round_trip<std::int64_t>(dir, pgas::block{}, pgas::block{});
+}
+
+TEST(Hdf5, a_file_reads_back_into_another_distribution) {
+  const scratch_directory dir;
+  round_trip<double>(dir, pgas::block{}, pgas::cyclic{});
+  round_trip<double>(dir, pgas::cyclic{}, pgas::block_cyclic(5));
+  round_trip<long>(dir, pgas::block_cyclic(4), pgas::block{});
+}
+
+TEST(Hdf5, vectors_round_trip_and_a_read_resizes_the_vector) {
+  const scratch_directory dir;
+  pgas::vector<double> v;
+  for (std::size_t k = 0; k < 3 * pgas::this_image() + 2; ++k) v.push_back(static_cast<double>(pgas::this_image() * 100 + k));
+  v.commit();
+  pgas::hdf5::write(v, dir / "v.h5", "v");
+  pgas::vector<double> w(5);
+  pgas::hdf5::read(w, dir / "v.h5", "v");
+  ASSERT_EQ(w.size(), v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(w[i].get(), v[i].get()) << i;
+  pgas::sync_all();
+  // and into an array of the right length
+  pgas::array<double, pgas::cyclic> a(v.size());
+  pgas::hdf5::read(a, dir / "v.h5", "v");
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(a[i].get(), v[i].get()) << i;
+  pgas::sync_all();
+}
+
+TEST(Hdf5, matrices_round_trip_without_their_ghost_cells) {
+  const scratch_directory dir;
+  for (const std::size_t h : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+    const std::size_t rows = 13;
+    const std::size_t cols = 9;
+    pgas::matrix<int> m(rows, cols, h, pgas::boundary::fixed, -1);
+    for (std::size_t i = 0; i < m.local_rows(); ++i) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<int>(100 * (m.first_row() + i) + j);
+      }
+    }
+    pgas::sync_all();
+    const fs::path file = dir / ("m" + std::to_string(h) + ".h5");
+    pgas::hdf5::write(m, file, "/m");
+    pgas::matrix<int> r(rows, cols, h, pgas::boundary::fixed, -7);
+    pgas::hdf5::read(r, file, "/m");
+    const auto hh = static_cast<std::ptrdiff_t>(h);
+    for (std::ptrdiff_t i = -hh; i < static_cast<std::ptrdiff_t>(r.local_rows()) + hh && r.local_rows() > 0; ++i) {
+      for (std::ptrdiff_t j = -hh; j < static_cast<std::ptrdiff_t>(cols) + hh; ++j) {
+        const bool owned = i >= 0 && i < static_cast<std::ptrdiff_t>(r.local_rows()) && j >= 0 &&
+                           j < static_cast<std::ptrdiff_t>(cols);
+        const int want = owned ? static_cast<int>(100 * (r.first_row() + static_cast<std::size_t>(i)) + static_cast<std::size_t>(j)) : -7;
+        ASSERT_EQ(r.local()(i, j), want) << "(" << i << ", " << j << ") halo " << h;
+      }
+    }
+    // A matrix's dataset is a 2-D array: it reads into an array of rows * cols only after
+    // being seen as 2-D, so the 1-D array is refused.
+    pgas::array<int> flat(rows * cols);
+    expect_io_error([&] { pgas::hdf5::read(flat, file, "/m"); }, "shape");
+    pgas::sync_all();
+  }
+}
+
+TEST(Hdf5, datasets_are_added_to_a_file_and_overwritten_in_place) {
+  const scratch_directory dir;
+  const fs::path file = dir / "several.h5";
+  pgas::array<int> a(50);
+  fill(a);
+  pgas::hdf5::write(a, file, "/first");
+  pgas::array<double, pgas::cyclic> b(20, {}, 2.5);
+  pgas::hdf5::write(b, file, "/group/second");
+  pgas::array<int> c(50);
+  pgas::hdf5::read(c, file, "/first");
+  expect_values(c);
+  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = -a.local()[k];
+  pgas::sync_all();
+  pgas::hdf5::write(a, file, "/first");  // same type and shape: overwritten
+  pgas::hdf5::read(c, file, "/first");
+  for (std::size_t k = 0; k < c.local().size(); ++k) EXPECT_EQ(c.local()[k], -value_at<int>(c.global_index(k)));
+  pgas::array<double> d(20);
+  pgas::hdf5::read(d, file, "/group/second");
+  for (double x : d.local()) EXPECT_EQ(x, 2.5);
+  pgas::sync_all();
+}
+
+// Runs a command on image 0 and gives its output to every image.
+std::string output_of(const std::string& command) {
+  std::string out;
+  if (pgas::this_image() == 0) {
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
+    std::array<char, 4096> buffer{};
+    while (pipe && std::fgets(buffer.data(), buffer.size(), pipe.get()) != nullptr) out += buffer.data();
+  }
+  std::size_t n = out.size();
+  pgas::runtime::broadcast_bytes(&n, sizeof n, 0, pgas::runtime::world_comm());
+  out.resize(n);
+  pgas::runtime::broadcast_bytes(out.data(), n, 0, pgas::runtime::world_comm());
+  return out;
+}
+
+TEST(Hdf5, h5dump_shows_the_global_shape_the_values_and_the_attributes) {
+  const scratch_directory dir;
+  const fs::path file = dir / "dump.h5";
+  pgas::array<int, pgas::cyclic> a(6);
+  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<int>(a.global_index(k) * a.global_index(k));
+  pgas::sync_all();
+  pgas::hdf5::write(a, file, "/squares");
+  pgas::matrix<double> m(2, 3, 1);
+  for (std::size_t i = 0; i < m.local_rows(); ++i) {
+    for (std::size_t j = 0; j < 3; ++j) m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<double>(10 * (m.first_row() + i) + j) + 0.5;
+  }
+  pgas::sync_all();
+  pgas::hdf5::write(m, file, "/m");
+  const std::string dump = output_of("h5dump '" + file.string() + "' 2>&1");
+  EXPECT_NE(dump.find("DATASET \"squares\""), std::string::npos) << dump;
+  EXPECT_NE(dump.find("DATASPACE  SIMPLE { ( 6 ) / ( 6 ) }"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("0, 1, 4, 9, 16, 25"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("H5T_STD_I32LE"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("\"cyclic\""), std::string::npos) << dump;
+  EXPECT_NE(dump.find("\"int32\""), std::string::npos) << dump;
+  EXPECT_NE(dump.find("DATASPACE  SIMPLE { ( 2, 3 ) / ( 2, 3 ) }"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("(0,0): 0.5, 1.5, 2.5,"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("(1,0): 10.5, 11.5, 12.5"), std::string::npos) << dump;
+}
+
+TEST(Hdf5, bad_files_and_datasets_throw_on_every_image_and_damage_nothing) {
+  const scratch_directory dir;
+  pgas::array<double> a(10);
+  fill(a);
+  expect_io_error([&] { pgas::hdf5::read(a, dir / "missing.h5", "/a"); }, "no file");
+  expect_io_error([&] { pgas::hdf5::write(a, "/nonexistent-directory/x.h5", "/a"); }, "no directory");
+  // A file that is not HDF5: refused, and left as it was.
+  const fs::path text = dir / "notes.txt";
+  if (pgas::this_image() == 0) std::ofstream(text) << "not an HDF5 file\n";
+  pgas::sync_all();
+  expect_io_error([&] { pgas::hdf5::read(a, text, "/a"); }, "not an HDF5 file");
+  expect_io_error([&] { pgas::hdf5::write(a, text, "/a"); }, "not an HDF5 file");
+  std::ifstream in(text);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "not an HDF5 file");
+  EXPECT_EQ(fs::file_size(text), 17U);
+
+  const fs::path file = dir / "good.h5";
+  pgas::hdf5::write(a, file, "/a");
+  expect_io_error([&] { pgas::hdf5::read(a, file, "/b"); }, "no dataset '/b'");
+  expect_io_error([&] { pgas::hdf5::read(a, file, "/a/deeper"); }, "no dataset");
+  pgas::array<double> longer(11);
+  expect_io_error([&] { pgas::hdf5::read(longer, file, "/a"); }, "shape (10); the container has (11)");
+  pgas::array<float> other_type(10);
+  expect_io_error([&] { pgas::hdf5::read(other_type, file, "/a"); }, "holds float64, not float32");
+  pgas::array<std::int64_t> integers(10);
+  expect_io_error([&] { pgas::hdf5::read(integers, file, "/a"); }, "holds float64, not int64");
+  // Writing over a dataset of another shape or type is refused; the old one stays whole.
+  expect_io_error([&] { pgas::hdf5::write(longer, file, "/a"); }, "exists with shape (10), not (11)");
+  expect_io_error([&] { pgas::hdf5::write(other_type, file, "/a"); }, "holds float64, not float32");
+  pgas::array<double> back(10);
+  pgas::hdf5::read(back, file, "/a");
+  expect_values(back);
+  pgas::sync_all();
+}
+
+// The two halves of "written at one image count, read at another": CTest runs `write_part`
+// at 3 images and then `read_part` at 2 on the file named by PGAS_HDF5_CROSS_FILE.
+TEST(Hdf5Cross, write_part) {
+  const char* file = std::getenv("PGAS_HDF5_CROSS_FILE");
+  if (file == nullptr) GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
+  pgas::array<double, pgas::block_cyclic> a(1000, pgas::block_cyclic(3));
+  fill(a);
+  pgas::vector<int> v;
+  for (std::size_t k = 0; k <= pgas::this_image(); ++k) v.push_back(static_cast<int>(10 * pgas::this_image() + k));
+  v.commit();
+  pgas::matrix<float> m(11, 5, 1);
+  for (std::size_t i = 0; i < m.local_rows(); ++i) {
+    for (std::size_t j = 0; j < 5; ++j) m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j);
+  }
+  pgas::sync_all();
+  std::error_code ec;
+  if (pgas::this_image() == 0) fs::remove(file, ec);
+  pgas::sync_all();
+  pgas::hdf5::write(a, file, "/a");
+  pgas::hdf5::write(v, file, "/v");
+  pgas::hdf5::write(m, file, "/m");
+}
+
+TEST(Hdf5Cross, read_part) {
+  const char* file = std::getenv("PGAS_HDF5_CROSS_FILE");
+  if (file == nullptr) GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
+  pgas::array<double, pgas::cyclic> a(1000);
+  pgas::hdf5::read(a, file, "/a");
+  expect_values(a);
+  pgas::vector<int> v;
+  pgas::hdf5::read(v, file, "/v");
+  ASSERT_EQ(v.size(), 6U);  // written by 3 images: 1 + 2 + 3 elements
+  const int want[] = {0, 10, 11, 20, 21, 22};
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(v[i].get(), want[i]);
+  pgas::matrix<float> m(11, 5, 2);
+  pgas::hdf5::read(m, file, "/m");
+  for (std::size_t i = 0; i < m.local_rows(); ++i) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      EXPECT_EQ(m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)), static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j));
+    }
+  }
+  pgas::sync_all();
+}
+
+}  // namespace
