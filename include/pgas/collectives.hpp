@@ -4,6 +4,7 @@
 
 #include <pgas/future.hpp>
 #include <pgas/reduce_op.hpp>
+#include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
@@ -24,7 +25,8 @@ namespace pgas {
 /// (it must be associative). Collective; every image gets the result.
 template <class T, class Op>
 [[nodiscard]] T co_reduce(const T& value, Op op) {
-  static_assert(std::is_trivially_copyable_v<T>, "co_reduce values travel as bytes");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "co_reduce values travel as bytes; include <pgas/serialization.hpp> for other types");
   const auto bytes = runtime::allgather_bytes(&value, sizeof(T), runtime::world_comm());
   T result;
   std::memcpy(&result, bytes.data(), sizeof(T));
@@ -70,7 +72,8 @@ template <class T>
 /// does not exist or the images name different roots.
 template <class T>
 [[nodiscard]] T co_broadcast(const T& value, std::size_t root) {
-  static_assert(std::is_trivially_copyable_v<T>, "co_broadcast values travel as bytes");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
   runtime::require_environment("pgas::co_broadcast");
   const long long mine[1] = {static_cast<long long>(root)};
   if (!runtime::same_everywhere(mine, runtime::world_comm())) {
@@ -152,6 +155,21 @@ void co_broadcast(std::span<T> values, std::size_t source_image) {
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
   const int root = detail::agreed_image("pgas::co_broadcast", values.size(), source_image);
   runtime::broadcast(values, root, runtime::world_comm());
+}
+
+/// Every image's value, in image order, on `result_image`; an empty vector elsewhere.
+/// Collective; throws usage_error on every image if the images name different images or the
+/// image does not exist. (<pgas/serialization.hpp> adds values that are not trivially copyable.)
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+[[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
+  const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
+  const runtime::byte_buffer mine(reinterpret_cast<const std::byte*>(&value),
+                                  reinterpret_cast<const std::byte*>(&value) + sizeof(T));
+  const auto all = runtime::gather_buffers(mine, root, runtime::world_comm());
+  std::vector<T> out(all.size());
+  for (std::size_t img = 0; img < all.size(); ++img) std::memcpy(&out[img], all[img].data(), sizeof(T));
+  return out;
 }
 
 /// Started forms (MPI_Iallreduce / MPI_Ibcast): collective to start, every image gets the

@@ -1,0 +1,113 @@
+#pragma once
+// Collectives on values that are not trivially copyable (std::string, containers of them, a
+// user's struct with a `serialize` member), through Boost.Serialization: each value travels as
+// the bytes of a binary archive. Trivially copyable values keep the byte-copy collectives of
+// pgas/collectives.hpp; these overloads take the others.
+//
+//   std::vector<std::string> names = ...;
+//   names = pgas::co_broadcast(names, 0);
+//   std::string all = pgas::co_reduce(word, [](std::string a, const std::string& b) { return a + b; });
+//   std::vector<std::string> at_zero = pgas::co_gather(word, 0);
+//
+// A type without serialization support does not compile (Boost names the missing
+// `serialize`). std::string, std::vector and std::pair work once this header is included;
+// include Boost's header for other standard types (<boost/serialization/map.hpp>, ...).
+// Link with pgas::serialization.
+
+#include <pgas/collectives.hpp>
+#include <pgas/runtime/byte_collectives.hpp>
+#include <pgas/runtime/environment.hpp>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/utility.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+/// The types these collectives take: the others travel as plain bytes.
+template <class T>
+concept serialized_value = !std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>;
+
+template <class T>
+runtime::byte_buffer to_bytes(const T& value) {
+  std::ostringstream out(std::ios::binary);
+  {
+    boost::archive::binary_oarchive archive(out, boost::archive::no_header);
+    archive << value;
+  }
+  const std::string text = std::move(out).str();
+  const auto* first = reinterpret_cast<const std::byte*>(text.data());
+  return runtime::byte_buffer(first, first + text.size());
+}
+
+template <class T>
+T from_bytes(const runtime::byte_buffer& bytes) {
+  std::istringstream in(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), std::ios::binary);
+  boost::archive::binary_iarchive archive(in, boost::archive::no_header);
+  T value;
+  archive >> value;
+  return value;
+}
+
+template <class T, class Op>
+T co_reduce_serialized(const char* what, const T& value, Op op, std::optional<std::size_t> result_image) {
+  const int root = agreed_image(what, 0, result_image);
+  const auto combine = [&op](const runtime::byte_buffer& left, const runtime::byte_buffer& right) {
+    return to_bytes<T>(op(from_bytes<T>(left), from_bytes<T>(right)));
+  };
+  const runtime::byte_buffer out = runtime::reduce_buffers(to_bytes(value), combine, root, runtime::world_comm());
+  return root < 0 || static_cast<std::size_t>(root) == this_image() ? from_bytes<T>(out) : value;
+}
+
+}  // namespace detail
+
+/// source_image's value, on every image. Collective; throws usage_error on every image if the
+/// images name different sources or the source does not exist.
+template <detail::serialized_value T>
+[[nodiscard]] T co_broadcast(const T& value, std::size_t source_image) {
+  const int root = detail::agreed_image("pgas::co_broadcast", 0, source_image);
+  runtime::byte_buffer bytes;
+  if (this_image() == source_image) bytes = detail::to_bytes(value);
+  runtime::broadcast_buffer(bytes, root, runtime::world_comm());
+  return this_image() == source_image ? value : detail::from_bytes<T>(bytes);
+}
+
+/// op over every image's value, folded so that the left operand always holds lower images
+/// (op must be associative, need not be commutative), on every image. Collective: O(log p)
+/// steps of a binomial tree.
+template <detail::serialized_value T, class Op>
+[[nodiscard]] T co_reduce(const T& value, Op op) {
+  return detail::co_reduce_serialized("pgas::co_reduce", value, op, std::nullopt);
+}
+
+/// As co_reduce(value, op), with the result on `result_image` only; the other images get their
+/// own value back (Fortran leaves theirs undefined).
+template <detail::serialized_value T, class Op>
+[[nodiscard]] T co_reduce(const T& value, Op op, std::size_t result_image) {
+  return detail::co_reduce_serialized("pgas::co_reduce", value, op, result_image);
+}
+
+/// Every image's value, in image order, on `result_image`; an empty vector elsewhere.
+/// Collective; throws usage_error on every image if the images name different images or the
+/// image does not exist.
+template <detail::serialized_value T>
+[[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
+  const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
+  const auto all = runtime::gather_buffers(detail::to_bytes(value), root, runtime::world_comm());
+  std::vector<T> out;
+  out.reserve(all.size());
+  for (const auto& bytes : all) out.push_back(detail::from_bytes<T>(bytes));
+  return out;
+}
+
+}  // namespace pgas

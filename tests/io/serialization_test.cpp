@@ -1,0 +1,113 @@
+// Collectives on values that are not trivially copyable, through Boost.Serialization.
+#include <pgas/pgas.hpp>
+#include <pgas/serialization.hpp>
+
+#include <boost/serialization/map.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+// A user's type, serialized the way Boost's documentation shows: a private member template,
+// reachable by boost::serialization::access.
+class sample {
+ public:
+  sample() = default;
+  sample(std::string label, std::vector<double> values) : label_{std::move(label)}, values_{std::move(values)} {}
+  [[nodiscard]] const std::string& label() const { return label_; }
+  [[nodiscard]] const std::vector<double>& values() const { return values_; }
+  friend bool operator==(const sample&, const sample&) = default;
+
+ private:
+  friend class boost::serialization::access;
+  template <class Archive>
+  void serialize(Archive& archive, unsigned /*version*/) {
+    archive & label_ & values_;
+  }
+  std::string label_;
+  std::vector<double> values_;
+};
+
+std::string word_of(std::size_t img) { return "image" + std::to_string(img); }
+
+TEST(Serialization, co_broadcast_copies_strings_vectors_and_user_types_from_any_image) {
+  for (std::size_t source = 0; source < pgas::num_images(); ++source) {
+    const std::string s = pgas::co_broadcast(word_of(pgas::this_image()), source);
+    EXPECT_EQ(s, word_of(source));
+    std::vector<std::string> words(pgas::this_image() + 1, word_of(pgas::this_image()));
+    words = pgas::co_broadcast(words, source);
+    EXPECT_EQ(words, std::vector<std::string>(source + 1, word_of(source)));
+    const sample got = pgas::co_broadcast(sample(word_of(pgas::this_image()), {1.5, static_cast<double>(pgas::this_image())}), source);
+    EXPECT_EQ(got, sample(word_of(source), {1.5, static_cast<double>(source)}));
+    std::map<std::string, int> m{{word_of(pgas::this_image()), 1}};
+    m = pgas::co_broadcast(m, source);
+    EXPECT_EQ(m, (std::map<std::string, int>{{word_of(source), 1}}));
+  }
+}
+
+TEST(Serialization, a_large_value_travels_whole) {
+  std::string big;
+  if (pgas::this_image() == 0) {
+    for (int k = 0; k < 200000; ++k) big += static_cast<char>('a' + k % 26);
+  }
+  big = pgas::co_broadcast(big, 0);
+  ASSERT_EQ(big.size(), 200000U);
+  EXPECT_EQ(big[199999], static_cast<char>('a' + 199999 % 26));
+}
+
+TEST(Serialization, co_reduce_folds_in_image_order_everywhere_or_on_one_image) {
+  const auto join = [](const std::string& a, const std::string& b) { return a + "," + b; };
+  std::string want = word_of(0);
+  for (std::size_t img = 1; img < pgas::num_images(); ++img) want += "," + word_of(img);
+  EXPECT_EQ(pgas::co_reduce(word_of(pgas::this_image()), join), want);
+  for (std::size_t result = 0; result < pgas::num_images(); ++result) {
+    const std::string got = pgas::co_reduce(word_of(pgas::this_image()), join, result);
+    EXPECT_EQ(got, pgas::this_image() == result ? want : word_of(pgas::this_image()));
+  }
+  // A user type: the samples' values concatenated, the labels of the first kept.
+  const sample mine(word_of(pgas::this_image()), {static_cast<double>(pgas::this_image())});
+  const sample all = pgas::co_reduce(mine, [](const sample& a, const sample& b) {
+    std::vector<double> v = a.values();
+    v.insert(v.end(), b.values().begin(), b.values().end());
+    return sample(a.label(), v);
+  });
+  EXPECT_EQ(all.label(), word_of(0));
+  ASSERT_EQ(all.values().size(), pgas::num_images());
+  for (std::size_t img = 0; img < pgas::num_images(); ++img) EXPECT_EQ(all.values()[img], static_cast<double>(img));
+}
+
+TEST(Serialization, co_gather_collects_every_value_in_image_order_on_one_image) {
+  for (std::size_t result = 0; result < pgas::num_images(); ++result) {
+    const std::vector<std::string> words = pgas::co_gather(std::string(pgas::this_image(), 'x'), result);
+    const std::vector<int> numbers = pgas::co_gather(static_cast<int>(10 * pgas::this_image()), result);
+    if (pgas::this_image() != result) {
+      EXPECT_TRUE(words.empty());
+      EXPECT_TRUE(numbers.empty());
+      continue;
+    }
+    ASSERT_EQ(words.size(), pgas::num_images());
+    ASSERT_EQ(numbers.size(), pgas::num_images());
+    for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+      EXPECT_EQ(words[img], std::string(img, 'x'));
+      EXPECT_EQ(numbers[img], static_cast<int>(10 * img));
+    }
+  }
+}
+
+TEST(Serialization, a_missing_or_disagreed_image_throws_on_every_image) {
+  const std::size_t p = pgas::num_images();
+  EXPECT_THROW((void)pgas::co_broadcast(std::string("x"), p), pgas::usage_error);
+  EXPECT_THROW((void)pgas::co_gather(std::string("x"), p + 3), pgas::usage_error);
+  EXPECT_THROW((void)pgas::co_reduce(std::string("x"), std::plus<>{}, p), pgas::usage_error);
+  if (p > 1) {
+    EXPECT_THROW((void)pgas::co_broadcast(std::string("x"), pgas::this_image()), pgas::usage_error);
+  }
+  // Still in step afterwards.
+  EXPECT_EQ(pgas::co_broadcast(std::string("after"), 0), "after");
+}
+
+}  // namespace
