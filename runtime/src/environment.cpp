@@ -81,6 +81,8 @@ struct environment::impl {
   world_state state;
 };
 
+void environment::prepare_mpi() noexcept { prepare_one_sided_component(); }
+
 environment::environment() : impl_{std::make_unique<impl>()} { start(nullptr, nullptr); }
 
 environment::environment(int& argc, char**& argv) : impl_{std::make_unique<impl>()} {

@@ -55,6 +55,13 @@ team team::shared_memory() {
   return team{std::move(comm), first, std::make_shared<const team>(world)};
 }
 
+team team::from_native(MPI_Comm comm, int number) {
+  runtime::require_environment("pgas::team::from_native");
+  MPI_Comm out = MPI_COMM_NULL;
+  runtime::check(MPI_Comm_dup(comm, &out), "MPI_Comm_dup");
+  return team{owned(out), number, std::make_shared<const team>(team::world())};
+}
+
 team team::parent() const { return parent_ ? *parent_ : *this; }
 
 team team::split(int colour, int key) const {

@@ -30,6 +30,11 @@ class environment {
   /// True while an environment exists. Local.
   [[nodiscard]] static bool active() noexcept;
 
+  /// Sets, unless already set, the variables above that this MPI needs before MPI_Init. Call
+  /// it first in a program that starts MPI itself (e.g. with boost::mpi::environment) and then
+  /// creates a pgas::environment, which adopts that MPI. Local; no MPI call.
+  static void prepare_mpi() noexcept;
+
  private:
   void start(int* argc, char*** argv);
   struct impl;

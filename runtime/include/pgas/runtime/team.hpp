@@ -22,6 +22,12 @@ class team {
   /// Its number() is the world number of the node's first image; its parent() the world.
   [[nodiscard]] static team shared_memory();
 
+  /// Collective over `comm`: a team of comm's processes, on a duplicate of comm the team owns
+  /// (so the team's traffic never meets comm's), with `number` as its team number and the
+  /// world team as parent. For communicators made outside pgas (Boost.MPI, a library). Comm
+  /// may be freed afterwards.
+  [[nodiscard]] static team from_native(MPI_Comm comm, int number = -1);
+
   /// The colour this team was split with (Fortran's team_number()); -1 for the world team.
   /// Local.
   [[nodiscard]] int number() const noexcept { return number_; }
