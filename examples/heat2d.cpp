@@ -4,13 +4,13 @@
 //              PRK check (L1 norm over the interior / (n - 2R)^2 == 2 (iterations + 1)).
 //  --mode heat a heat-diffusion run: the top edge held hot, Jacobi steps of the 5-point
 //              Laplacian; a better picture than the PRK field.
-// --image out.png writes the final field as a PNG (when built with libpng).
+// --image out.png writes the final field as a PNG with its colour scale (built with libgd).
+// --checkpoint FILE --checkpoint-every K writes the run's state to FILE (HDF5) every K steps;
+// --restart FILE continues a run from such a file and ends bit-identical to an uninterrupted
+// run; --save FILE writes the final field (HDF5, dataset /field) for comparison.
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
-#ifdef PGAS_HEAT2D_PNG
-#include <png.h>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,15 @@
 #include <vector>
 
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/progress.hpp>
 #include <pgas_programs/prk_star.hpp>
+#ifdef PGAS_HEAT2D_HDF5
+#include <pgas/hdf5.hpp>
+#include <pgas_programs/checkpoint.hpp>
+#endif
+#ifdef PGAS_HEAT2D_PICTURE
+#include <pgas_programs/field_picture.hpp>
+#endif
 
 namespace {
 
@@ -29,43 +37,64 @@ struct settings {
   std::size_t n = 1000;
   std::size_t radius = 2;
   int iterations = 50;
-  std::string image;  // empty: no picture
+  std::string image;       // empty: no picture
+  std::string checkpoint;  // empty: no checkpoints
+  int checkpoint_every = 100;
+  std::string restart;     // empty: start from the beginning
+  std::string save;        // empty: the final field is not written
 };
 
-#ifdef PGAS_HEAT2D_PNG
+// The fields a run's state lives in, by dataset name.
+using fields = std::vector<std::pair<std::string, pgas::matrix<double>*>>;
 
-// Colours a value in [0, 1]: black, red, yellow, white.
-void colour(double t, png_byte* rgb) {
-  t = std::clamp(t, 0.0, 1.0);
-  rgb[0] = static_cast<png_byte>(255 * std::min(1.0, 3 * t));
-  rgb[1] = static_cast<png_byte>(255 * std::clamp(3 * t - 1, 0.0, 1.0));
-  rgb[2] = static_cast<png_byte>(255 * std::clamp(3 * t - 2, 0.0, 1.0));
+#ifdef PGAS_HEAT2D_HDF5
+// What a checkpoint must agree on with the run restarting from it.
+pgas_programs::run_position position_at(const settings& s, int step) {
+  return {step, {s.mode == "prk" ? 0 : 1, static_cast<std::int64_t>(s.radius)}};
+}
+#endif
+
+// The step to start from: 0, or the checkpoint's when --restart names one. Collective.
+int restore_if_asked(const settings& s, const fields& state) {
+#ifdef PGAS_HEAT2D_HDF5
+  if (s.restart.empty()) return 0;
+  const auto step = pgas_programs::restore_checkpoint(s.restart, position_at(s, 0), state);
+  if (pgas::this_image() == 0) std::printf("restarting from step %lld of %s\n", static_cast<long long>(step), s.restart.c_str());
+  return static_cast<int>(step);
+#else
+  (void)state;
+  return s.restart.empty() ? 0 : throw pgas::usage_error("--restart needs a build with parallel HDF5");
+#endif
 }
 
-// Writes rows of RGB pixels as a PNG. libpng reports errors by longjmp, so nothing here
-// changes after setjmp.
-bool encode_png(FILE* f, const std::vector<png_byte>& rgb, png_uint_32 width, png_uint_32 height) {
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  if (png == nullptr) return false;
-  png_infop info = png_create_info_struct(png);
-  if (info == nullptr || setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, info != nullptr ? &info : nullptr);
-    return false;
-  }
-  png_init_io(png, f);
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  for (png_uint_32 i = 0; i < height; ++i) {
-    png_write_row(png, const_cast<png_byte*>(rgb.data()) + std::size_t{3} * width * i);  // libpng's API is not const
-  }
-  png_write_end(png, nullptr);
-  png_destroy_write_struct(&png, &info);
-  return true;
+// Writes a checkpoint after `step` steps when one is due. Collective.
+void checkpoint_if_due(const settings& s, int step, const fields& state) {
+#ifdef PGAS_HEAT2D_HDF5
+  if (s.checkpoint.empty() || s.checkpoint_every <= 0 || step % s.checkpoint_every != 0) return;
+  pgas_programs::save_checkpoint(s.checkpoint, position_at(s, step), state);
+#else
+  (void)s;
+  (void)step;
+  (void)state;
+#endif
 }
 
-// Gathers the field on image 0 and writes it as a PNG there. Collective.
-bool write_png(const pgas::matrix<double>& m, const std::string& path) {
+// Writes the final field to --save's file, if one was named. Collective.
+void save_if_asked(const settings& s, const pgas::matrix<double>& field) {
+#ifdef PGAS_HEAT2D_HDF5
+  if (s.save.empty()) return;
+  pgas::hdf5::write(field, s.save, "/field");
+  if (pgas::this_image() == 0) std::printf("wrote %s\n", s.save.c_str());
+#else
+  (void)s;
+  (void)field;
+#endif
+}
+
+// Gathers the field on image 0 and draws it there, if --image named a file. Collective.
+bool write_image_if_asked(const pgas::matrix<double>& m, const settings& s) {
+#ifdef PGAS_HEAT2D_PICTURE
+  if (s.image.empty()) return true;
   const std::size_t n = m.rows();
   const std::size_t cols = m.cols();
   pgas::array<float> field(n * cols);
@@ -79,24 +108,10 @@ bool write_png(const pgas::matrix<double>& m, const std::string& path) {
   pgas::copy(field, all, 0);
   bool ok = true;
   if (pgas::this_image() == 0) {
-    const auto [lo, hi] = std::minmax_element(all.begin(), all.end());
-    const double span = *hi > *lo ? *hi - *lo : 1.0;
-    std::vector<png_byte> rgb(3 * all.size());
-    for (std::size_t k = 0; k < all.size(); ++k) colour((all[k] - *lo) / span, &rgb[3 * k]);
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ok = f != nullptr && encode_png(f, rgb, static_cast<png_uint_32>(cols), static_cast<png_uint_32>(n));
-    if (f != nullptr) ok = std::fclose(f) == 0 && ok;
-    std::printf("%s %s\n", ok ? "wrote" : "could not write", path.c_str());
+    ok = pgas_programs::write_field_png(all, n, cols, s.image);
+    std::printf("%s %s\n", ok ? "wrote" : "could not write", s.image.c_str());
   }
   return pgas::co_broadcast(ok, 0);
-}
-#endif
-
-// Writes the final field if --image named a file (the option exists in builds with libpng).
-// Collective.
-bool write_image_if_asked(const pgas::matrix<double>& m, const settings& s) {
-#ifdef PGAS_HEAT2D_PNG
-  return s.image.empty() || write_png(m, s.image);
 #else
   (void)m;
   (void)s;
@@ -111,29 +126,41 @@ bool run_prk(const settings& s) {
   pgas::matrix<double> out(n, n, R);
   prk::fill_input(in);
   const std::vector<double> w = prk::star_weights(R);
+  const fields state{{"/in", &in}, {"/out", &out}};
+  // Sweeps 0 .. iterations; a restart resumes after the sweeps its checkpoint holds.
+  const int first = restore_if_asked(s, state);
+  pgas_programs::progress shown("prk stencil", s.iterations + 1);
   double t0 = 0;
-  for (int it = 0; it <= s.iterations; ++it) {
-    if (it == 1) {  // the first sweep is untimed, as in the PRK
+  int timed = 0;
+  for (int sweep = first; sweep <= s.iterations; ++sweep) {
+    if (sweep == std::max(first, 1)) {  // the first sweep is untimed, as in the PRK
       pgas::sync_all();
       t0 = MPI_Wtime();
     }
     prk::sweep(in, out, R, w);
+    if (sweep >= 1) ++timed;
+    shown.update(sweep + 1);
+    checkpoint_if_due(s, sweep + 1, state);
   }
-  const double elapsed = pgas::co_max(MPI_Wtime() - t0);
+  shown.done();
+  const double elapsed = pgas::co_max(timed > 0 ? MPI_Wtime() - t0 : 0.0);
   const double local_norm = prk::local_interior_l1(out, R);
   const double norm = pgas::co_sum(local_norm) / static_cast<double>((n - 2 * R) * (n - 2 * R));
   const double reference = 2.0 * (s.iterations + 1);
   const bool ok = std::fabs(norm - reference) < 1e-8;
   if (pgas::this_image() == 0) {
-    const double avg = elapsed / s.iterations;
-    const double flops = static_cast<double>(2 * (4 * R + 1) + 1) * static_cast<double>((n - 2 * R) * (n - 2 * R));
     if (ok) {
       std::printf("Solution validates\n");
     } else {
       std::printf("ERROR: L1 norm = %.12f, reference L1 norm = %.12f\n", norm, reference);
     }
-    std::printf("Rate (MFlops/s): %.6f  Avg time (s): %.6f\n", flops / avg * 1e-6, avg);
+    if (timed > 0) {
+      const double avg = elapsed / timed;
+      const double flops = static_cast<double>(2 * (4 * R + 1) + 1) * static_cast<double>((n - 2 * R) * (n - 2 * R));
+      std::printf("Rate (MFlops/s): %.6f  Avg time (s): %.6f\n", flops / avg * 1e-6, avg);
+    }
   }
+  save_if_asked(s, out);
   return ok && write_image_if_asked(out, s);
 }
 
@@ -148,15 +175,20 @@ bool run_heat(const settings& s) {
     }
   }
   pgas::sync_all();
+  const int first = restore_if_asked(s, {{"/field", &a}});
   constexpr double alpha = 0.2;  // stable for the explicit 5-point scheme (< 0.25)
   pgas::matrix<double>* from = &a;
   pgas::matrix<double>* to = &b;
-  for (int it = 0; it < s.iterations; ++it) {
+  pgas_programs::progress shown("heat", s.iterations);
+  for (int it = first; it < s.iterations; ++it) {
     pgas::stencil_for_each(*from, *to, 0, [](const pgas::stencil_point<double>& c, double& o) {
       o = c(0, 0) + alpha * (c(-1, 0) + c(1, 0) + c(0, -1) + c(0, 1) - 4 * c(0, 0));
     });
     std::swap(from, to);
+    shown.update(it + 1);
+    checkpoint_if_due(s, it + 1, {{"/field", from}});
   }
+  shown.done();
   pgas::sync_all();
   // Heat only flows in from the top edge: temperatures stay in [0, 1] and fall with depth.
   double lo = 1;
@@ -178,6 +210,7 @@ bool run_heat(const settings& s) {
                 top, bottom, lo, hi, ok ? "(plausible)" : "(WRONG)");
   }
   pgas::sync_all();
+  save_if_asked(s, *from);
   return ok && write_image_if_asked(*from, s);
 }
 
@@ -191,14 +224,25 @@ int main(int argc, char** argv) {
   app.add_option("--mode", s.mode, "prk or heat")->capture_default_str()->check(CLI::IsMember({"prk", "heat"}));
   app.add_option("--n", s.n, "grid points per side")->capture_default_str();
   app.add_option("--radius", s.radius, "stencil radius (prk)")->capture_default_str();
-  app.add_option("--iterations", s.iterations, "timed sweeps (prk) or steps (heat)")->capture_default_str()->check(CLI::NonNegativeNumber);
-#ifdef PGAS_HEAT2D_PNG
-  app.add_option("--image", s.image, "write the final field to this PNG file");
+  app.add_option("--iterations", s.iterations, "timed sweeps (prk) or steps (heat), in all, restarts included")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+#ifdef PGAS_HEAT2D_PICTURE
+  app.add_option("--image", s.image, "write the final field to this PNG file, with its colour scale");
+#endif
+#ifdef PGAS_HEAT2D_HDF5
+  auto* checkpoint = app.add_option("--checkpoint", s.checkpoint, "write the run's state to this HDF5 file");
+  app.add_option("--checkpoint-every", s.checkpoint_every, "steps between checkpoints")
+      ->capture_default_str()->check(CLI::PositiveNumber)->needs(checkpoint);
+  app.add_option("--restart", s.restart, "continue the run saved in this checkpoint")->check(CLI::ExistingFile);
+  app.add_option("--save", s.save, "write the final field to this HDF5 file (dataset /field)");
 #endif
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
   try {
     return (s.mode == "prk" ? run_prk(s) : run_heat(s)) ? 0 : 1;
   } catch (const pgas::usage_error& e) {
+    if (pgas::this_image() == 0) std::fprintf(stderr, "heat2d: %s\n", e.what());
+    return 2;
+  } catch (const pgas::io_error& e) {
     if (pgas::this_image() == 0) std::fprintf(stderr, "heat2d: %s\n", e.what());
     return 2;
   }
