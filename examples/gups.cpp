@@ -7,6 +7,7 @@
 // at most 1 % of the table may be wrong, as the rules allow.
 #include <pgas/algorithms.hpp>
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/progress.hpp>
 
 #include <mpi.h>
 
@@ -27,10 +28,13 @@ void apply_through_aggregator(pgas::array<std::uint64_t>& table, std::size_t upd
   const std::uint64_t mask = table.size() - 1;
   std::uint64_t ran = hpcc::starts(static_cast<std::int64_t>(updates_per_image * pgas::this_image()));
   pgas::aggregator agg(table, pgas::reduce_op::bxor, look_ahead);
+  pgas_programs::progress shown("gups updates", static_cast<long long>(updates_per_image));
   for (std::size_t u = 0; u < updates_per_image; ++u) {
     ran = hpcc::next(ran);
     agg.add(static_cast<std::size_t>(ran & mask), ran);
+    if ((u & 0xffff) == 0) shown.update(static_cast<long long>(u));
   }
+  shown.done();
   pgas::sync_all();  // sends what the aggregator still holds and completes every update
 }
 
@@ -41,7 +45,9 @@ void apply_in_batches(pgas::array<std::uint64_t>& table, std::size_t updates_per
   std::uint64_t ran = hpcc::starts(static_cast<std::int64_t>(updates_per_image * pgas::this_image()));
   std::vector<std::size_t> idx;
   std::vector<std::uint64_t> val;
+  pgas_programs::progress shown("gups updates", static_cast<long long>(updates_per_image));
   for (std::size_t done = 0; done < updates_per_image; done += batch) {
+    shown.update(static_cast<long long>(done));
     idx.clear();
     val.clear();
     for (std::size_t u = done; u < std::min(updates_per_image, done + batch); ++u) {

@@ -4,6 +4,7 @@
 // corner back to image 0 between sweeps. Output and validation as PRK's: iterations + 1 sweeps,
 // the first untimed, and A(m-1, n-1) must equal (iterations + 1)(m + n - 2).
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/progress.hpp>
 #include <pgas_programs/prk_synch_p2p.hpp>
 
 #include <mpi.h>
@@ -34,13 +35,16 @@ int main(int argc, char** argv) {
   }
   prk::synch_p2p grid(m, n, group);
   double start = 0;
+  pgas_programs::progress shown("synch_p2p sweeps", static_cast<long long>(iterations + 1));
   for (std::size_t it = 0; it <= iterations; ++it) {
     if (it == 1) {
       pgas::sync_all();
       start = MPI_Wtime();
     }
     grid.sweep();
+    shown.update(static_cast<long long>(it + 1));
   }
+  shown.done();
   const double seconds = pgas::co_max(MPI_Wtime() - start);
   const double corner = grid.corner();
   const double expected = static_cast<double>((iterations + 1) * (m + n - 2));
