@@ -219,43 +219,6 @@ TEST(Hdf5, h5dump_shows_the_global_shape_the_values_and_the_attributes) {
   EXPECT_NE(dump.find("(1,0): 10.5, 11.5, 12.5"), std::string::npos) << dump;
 }
 
-TEST(Hdf5, bad_files_and_datasets_throw_on_every_image_and_damage_nothing) {
-  const scratch_directory dir;
-  pgas::array<double> a(10);
-  fill(a);
-  expect_io_error([&] { pgas::hdf5::read(a, dir / "missing.h5", "/a"); }, "no file");
-  expect_io_error([&] { pgas::hdf5::write(a, "/nonexistent-directory/x.h5", "/a"); }, "no directory");
-  // A file that is not HDF5: refused, and left as it was.
-  const fs::path text = dir / "notes.txt";
-  if (pgas::this_image() == 0) std::ofstream(text) << "not an HDF5 file\n";
-  pgas::sync_all();
-  expect_io_error([&] { pgas::hdf5::read(a, text, "/a"); }, "not an HDF5 file");
-  expect_io_error([&] { pgas::hdf5::write(a, text, "/a"); }, "not an HDF5 file");
-  std::ifstream in(text);
-  std::string line;
-  std::getline(in, line);
-  EXPECT_EQ(line, "not an HDF5 file");
-  EXPECT_EQ(fs::file_size(text), 17U);
-
-  const fs::path file = dir / "good.h5";
-  pgas::hdf5::write(a, file, "/a");
-  expect_io_error([&] { pgas::hdf5::read(a, file, "/b"); }, "no dataset '/b'");
-  expect_io_error([&] { pgas::hdf5::read(a, file, "/a/deeper"); }, "no dataset");
-  pgas::array<double> longer(11);
-  expect_io_error([&] { pgas::hdf5::read(longer, file, "/a"); }, "shape (10); the container has (11)");
-  pgas::array<float> other_type(10);
-  expect_io_error([&] { pgas::hdf5::read(other_type, file, "/a"); }, "holds float64, not float32");
-  pgas::array<std::int64_t> integers(10);
-  expect_io_error([&] { pgas::hdf5::read(integers, file, "/a"); }, "holds float64, not int64");
-  // Writing over a dataset of another shape or type is refused; the old one stays whole.
-  expect_io_error([&] { pgas::hdf5::write(longer, file, "/a"); }, "exists with shape (10), not (11)");
-  expect_io_error([&] { pgas::hdf5::write(other_type, file, "/a"); }, "holds float64, not float32");
-  pgas::array<double> back(10);
-  pgas::hdf5::read(back, file, "/a");
-  expect_values(back);
-  pgas::sync_all();
-}
-
 // The two halves of "written at one image count, read at another": CTest runs `write_part`
 // at 3 images and then `read_part` at 2 on the file named by PGAS_HDF5_CROSS_FILE.
 TEST(Hdf5Cross, write_part) {

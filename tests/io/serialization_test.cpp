@@ -98,16 +98,4 @@ TEST(Serialization, co_gather_collects_every_value_in_image_order_on_one_image) 
   }
 }
 
-TEST(Serialization, a_missing_or_disagreed_image_throws_on_every_image) {
-  const std::size_t p = pgas::num_images();
-  EXPECT_THROW((void)pgas::co_broadcast(std::string("x"), p), pgas::usage_error);
-  EXPECT_THROW((void)pgas::co_gather(std::string("x"), p + 3), pgas::usage_error);
-  EXPECT_THROW((void)pgas::co_reduce(std::string("x"), std::plus<>{}, p), pgas::usage_error);
-  if (p > 1) {
-    EXPECT_THROW((void)pgas::co_broadcast(std::string("x"), pgas::this_image()), pgas::usage_error);
-  }
-  // Still in step afterwards.
-  EXPECT_EQ(pgas::co_broadcast(std::string("after"), 0), "after");
-}
-
 }  // namespace

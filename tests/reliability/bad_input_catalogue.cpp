@@ -17,36 +17,13 @@
 #include <utility>
 #include <vector>
 
+#include "bad_input_fixture.hpp"
+
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
-
-// Data written before the misuse, on other images: it must all be there afterwards.
-class BadInput : public ::testing::Test {
- protected:
-  static long mark(std::size_t i) { return 1000 + 7 * static_cast<long>(i); }
-
-  void SetUp() override {
-    // Each image writes the elements of the next image, so every value crossed images.
-    for (std::size_t i = 0; i < witness_.size(); ++i) {
-      if (witness_.owner(i) == (me() + 1) % images()) witness_[i] = mark(i);
-    }
-    pgas::sync_all();
-  }
-
-  void TearDown() override {
-    // A collective after the misuse: every image must still be in step to get here together.
-    pgas::sync_all();
-    for (std::size_t i = 0; i < witness_.size(); ++i) {
-      EXPECT_EQ(static_cast<long>(witness_[i]), mark(i)) << "witness element " << i << " lost";
-    }
-    EXPECT_EQ(pgas::co_sum(1L), static_cast<long>(images()));
-    pgas::sync_all();
-  }
-
-  pgas::array<long, pgas::cyclic> witness_{5 * images() + 1};
-};
+using bad_input::me;
+using bad_input::images;
+using bad_input::BadInput;
 
 // ---- indices past the end, on every container ----
 
