@@ -21,19 +21,21 @@ class array_view : public detail::storage<T, Dist> {
   using base = detail::storage<T, Dist>;
 
  public:
-  /// Collective. Throws usage_error on every image if any image's span has the wrong length,
-  /// or the images disagree on n or the distribution.
-  array_view(std::span<T> mine, std::size_t n, Dist dist = {}) {
-    detail::require_same_everywhere<T, Dist>("pgas::array_view", n, dist);
-    auto s = base::new_state(dist, n);
+  /// Collective over the team in force. Throws usage_error on every image if any image's span
+  /// has the wrong length, or the images disagree on n or the distribution.
+  array_view(std::span<T> mine, std::size_t n, Dist dist = {}) : array_view(current_team(), mine, n, dist) {}
+  /// Collective over team t: the view spans t's images.
+  array_view(const pgas::team& t, std::span<T> mine, std::size_t n, Dist dist = {}) {
+    detail::require_same_everywhere<T, Dist>("pgas::array_view", t, n, dist);
+    auto s = base::new_state(t, dist, n);
     const std::size_t expected = s->dist.local_size(s->me);
-    if (!runtime::everyone(mine.size() == expected, runtime::world_comm())) {
+    if (!runtime::everyone(mine.size() == expected, t.native())) {
       throw usage_error("pgas::array_view: an image's memory does not match its share of " +
                         std::to_string(n) + " elements (image " + std::to_string(s->me) +
                         " passed " + std::to_string(mine.size()) + ", its share is " +
                         std::to_string(expected) + ")");
     }
-    s->win = runtime::window::create(runtime::world_comm(), mine.data(), mine.size_bytes(),
+    s->win = runtime::window::create(t.native(), mine.data(), mine.size_bytes(),
                                      sizeof(T));
     s->local = mine;
     this->adopt(std::move(s));

@@ -25,11 +25,14 @@ class coarray_base {
  public:
   /// The window behind the coarray, for phases. Local.
   [[nodiscard]] runtime::window& window() const { return data_.window(); }
+  /// The team the coarray was made on: image numbers x(img) are its images'. Local.
+  [[nodiscard]] const pgas::team& team() const { return data_.team(); }
 
  protected:
-  coarray_base(std::size_t n, const T& initial) : data_(n * num_images(), block{}, initial), n_{n} {}
-  [[nodiscard]] static std::size_t checked_image(std::size_t img) {
-    if (img >= num_images()) runtime::throw_out_of_range("image", img, num_images());
+  coarray_base(const pgas::team& t, std::size_t n, const T& initial) : data_(t, n * t.size(), block{}, initial), n_{n} {}
+  [[nodiscard]] std::size_t checked_image(std::size_t img) const {
+    const std::size_t images = data_.team().size();
+    if (img >= images) runtime::throw_out_of_range("image", img, images);
     return img;
   }
   [[nodiscard]] std::size_t checked_element(std::size_t k) const {
@@ -53,7 +56,9 @@ template <class T>
 class coarray : public detail::coarray_base<T> {
  public:
   /// Collective. Every image's copy starts as `initial`.
-  explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(1, initial) {}
+  explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(current_team(), 1, initial) {}
+  /// Collective over team t: one copy on each of t's images, numbered as t numbers them.
+  explicit coarray(const pgas::team& t, const T& initial = T{}) : detail::coarray_base<T>(t, 1, initial) {}
   /// This image's copy. Local.
   [[nodiscard]] T& operator*() { return this->data_.local()[0]; }
   [[nodiscard]] const T& operator*() const { return this->data_.local()[0]; }
@@ -144,7 +149,9 @@ class coarray<T[N]> : public detail::coarray_base<T> {
 
  public:
   /// Collective. Every element on every image starts as `initial`.
-  explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(N, initial) {}
+  explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(current_team(), N, initial) {}
+  /// Collective over team t: one copy on each of t's images, numbered as t numbers them.
+  explicit coarray(const pgas::team& t, const T& initial = T{}) : detail::coarray_base<T>(t, N, initial) {}
   /// This image's element k. Local; throws out_of_range for k >= N.
   [[nodiscard]] T& operator[](std::size_t k) { return local()[this->checked_element(k)]; }
   [[nodiscard]] const T& operator[](std::size_t k) const { return local()[this->checked_element(k)]; }
@@ -169,7 +176,9 @@ template <class T>
 class coarray<T[]> : public detail::coarray_base<T> {
  public:
   /// Collective. Every element on every image starts as `initial`.
-  explicit coarray(std::size_t n, const T& initial = T{}) : detail::coarray_base<T>(n, initial) {}
+  explicit coarray(std::size_t n, const T& initial = T{}) : detail::coarray_base<T>(current_team(), n, initial) {}
+  /// Collective over team t.
+  coarray(const pgas::team& t, std::size_t n, const T& initial = T{}) : detail::coarray_base<T>(t, n, initial) {}
   /// This image's element k. Local; throws out_of_range for k >= extent().
   [[nodiscard]] T& operator[](std::size_t k) { return local()[this->checked_element(k)]; }
   [[nodiscard]] const T& operator[](std::size_t k) const { return local()[this->checked_element(k)]; }

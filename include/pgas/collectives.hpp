@@ -1,5 +1,5 @@
 #pragma once
-// Fortran-style collectives over all images: co_sum, co_min, co_max, co_broadcast, co_reduce, on
+// Fortran-style collectives over the team in force (or a team named last): co_sum, co_min, co_max, co_broadcast, co_reduce, on
 // one value or, in place, on arrays (with a result image, and started forms).
 
 #include <pgas/future.hpp>
@@ -8,6 +8,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/team.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -27,7 +28,7 @@ template <class T, class Op>
 [[nodiscard]] T co_reduce(const T& value, Op op) {
   static_assert(std::is_trivially_copyable_v<T>,
                 "co_reduce values travel as bytes; include <pgas/serialization.hpp> for other types");
-  const auto bytes = runtime::allgather_bytes(&value, sizeof(T), runtime::world_comm());
+  const auto bytes = runtime::allgather_bytes(&value, sizeof(T), runtime::current_comm());
   T result;
   std::memcpy(&result, bytes.data(), sizeof(T));
   for (std::size_t img = 1; img < num_images(); ++img) {
@@ -43,7 +44,7 @@ template <class T, class Fallback>
 T co_builtin(const T& value, runtime::reduce_op op, Fallback fallback) {
   if constexpr (runtime::accumulable<T>) {
     runtime::require_environment("a pgas collective");
-    return runtime::allreduce(value, op, runtime::world_comm());
+    return runtime::allreduce(value, op, runtime::current_comm());
   } else {
     return co_reduce(value, fallback);
   }
@@ -76,7 +77,7 @@ template <class T>
                 "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
   runtime::require_environment("pgas::co_broadcast");
   const long long mine[1] = {static_cast<long long>(root)};
-  if (!runtime::same_everywhere(mine, runtime::world_comm())) {
+  if (!runtime::same_everywhere(mine, runtime::current_comm())) {
     throw usage_error("co_broadcast: the images name different roots");
   }
   if (root >= num_images()) {
@@ -84,7 +85,7 @@ template <class T>
                       " does not exist; there are " + std::to_string(num_images()) + " images");
   }
   T out = value;
-  runtime::broadcast_bytes(&out, sizeof(T), static_cast<int>(root), runtime::world_comm());
+  runtime::broadcast_bytes(&out, sizeof(T), static_cast<int>(root), runtime::current_comm());
   return out;
 }
 
@@ -97,7 +98,7 @@ inline int agreed_image(const char* what, std::size_t length, std::optional<std:
   runtime::require_environment(what);
   const long long named = image ? static_cast<long long>(*image) : -1;
   const long long mine[2] = {static_cast<long long>(length), named};
-  if (!runtime::same_everywhere(mine, runtime::world_comm())) {
+  if (!runtime::same_everywhere(mine, runtime::current_comm())) {
     throw usage_error(std::string(what) + ": the images pass arrays of different lengths or name different images");
   }
   if (image && *image >= num_images()) {
@@ -113,7 +114,7 @@ void co_reduce_span(const char* what, std::span<T> values, runtime::reduce_op op
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
   const int root = agreed_image(what, values.size(), result_image);
   runtime::require_op_defined<T>(op);
-  runtime::reduce_in_place(values, op, root, runtime::world_comm());
+  runtime::reduce_in_place(values, op, root, runtime::current_comm());
 }
 
 template <class T>
@@ -122,7 +123,7 @@ future<void> async_co_reduce_span(const char* what, std::span<T> values, runtime
   (void)agreed_image(what, values.size(), std::nullopt);
   runtime::require_op_defined<T>(op);
   auto source = std::make_unique<request_source<std::monostate>>();
-  source->request = runtime::start_reduce_in_place(values, op, runtime::world_comm());
+  source->request = runtime::start_reduce_in_place(values, op, runtime::current_comm());
   return future<void>{std::move(source)};
 }
 }  // namespace detail
@@ -154,7 +155,7 @@ template <class T>
 void co_broadcast(std::span<T> values, std::size_t source_image) {
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
   const int root = detail::agreed_image("pgas::co_broadcast", values.size(), source_image);
-  runtime::broadcast(values, root, runtime::world_comm());
+  runtime::broadcast(values, root, runtime::current_comm());
 }
 
 /// Every image's value, in image order, on `result_image`; an empty vector elsewhere.
@@ -166,7 +167,7 @@ template <class T>
   const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
   const runtime::byte_buffer mine(reinterpret_cast<const std::byte*>(&value),
                                   reinterpret_cast<const std::byte*>(&value) + sizeof(T));
-  const auto all = runtime::gather_buffers(mine, root, runtime::world_comm());
+  const auto all = runtime::gather_buffers(mine, root, runtime::current_comm());
   std::vector<T> out(all.size());
   for (std::size_t img = 0; img < all.size(); ++img) std::memcpy(&out[img], all[img].data(), sizeof(T));
   return out;
@@ -195,8 +196,67 @@ template <class T>
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
   const int root = detail::agreed_image("pgas::async_co_broadcast", values.size(), source_image);
   auto source = std::make_unique<detail::request_source<std::monostate>>();
-  source->request = runtime::start_broadcast(values, root, runtime::world_comm());
+  source->request = runtime::start_broadcast(values, root, runtime::current_comm());
   return future<void>{std::move(source)};
+}
+
+// Over a named team: the same collectives, over t's images (image numbers are t's), whatever
+// team is in force. Collective over t.
+
+template <class T>
+[[nodiscard]] T co_sum(const T& value, const team& t) {
+  const runtime::acting_team on(t);
+  return co_sum(value);
+}
+template <class T>
+[[nodiscard]] T co_min(const T& value, const team& t) {
+  const runtime::acting_team on(t);
+  return co_min(value);
+}
+template <class T>
+[[nodiscard]] T co_max(const T& value, const team& t) {
+  const runtime::acting_team on(t);
+  return co_max(value);
+}
+template <class T, class Op>
+[[nodiscard]] T co_reduce(const T& value, Op op, const team& t) {
+  const runtime::acting_team on(t);
+  return co_reduce(value, op);
+}
+template <class T>
+[[nodiscard]] T co_broadcast(const T& value, std::size_t root, const team& t) {
+  const runtime::acting_team on(t);
+  return co_broadcast(value, root);
+}
+template <class T>
+void co_sum(std::span<T> values, std::optional<std::size_t> result_image, const team& t) {
+  const runtime::acting_team on(t);
+  co_sum(values, result_image);
+}
+template <class T>
+void co_min(std::span<T> values, std::optional<std::size_t> result_image, const team& t) {
+  const runtime::acting_team on(t);
+  co_min(values, result_image);
+}
+template <class T>
+void co_max(std::span<T> values, std::optional<std::size_t> result_image, const team& t) {
+  const runtime::acting_team on(t);
+  co_max(values, result_image);
+}
+template <class T>
+void co_reduce(std::span<T> values, reduce_op op, std::optional<std::size_t> result_image, const team& t) {
+  const runtime::acting_team on(t);
+  co_reduce(values, op, result_image);
+}
+template <class T>
+void co_broadcast(std::span<T> values, std::size_t source_image, const team& t) {
+  const runtime::acting_team on(t);
+  co_broadcast(values, source_image);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_sum(std::span<T> values, const team& t) {
+  const runtime::acting_team on(t);
+  return async_co_sum(values);
 }
 
 }  // namespace pgas

@@ -4,6 +4,8 @@
 
 #include <pgas/distribution.hpp>
 
+#include <mpi.h>
+
 #include <concepts>
 #include <cstddef>
 #include <range/v3/range/concepts.hpp>
@@ -21,6 +23,8 @@ struct layout {
   std::size_t extent = 0;
   std::size_t start = 0;
   std::size_t size = 0;
+  /// The communicator of the container's team: ranges on different teams are never aligned.
+  MPI_Comm comm = MPI_COMM_NULL;
   friend bool operator==(const layout&, const layout&) = default;
   /// True when global order is image 0's local part, then image 1's, and so on (a block layout
   /// over a whole container, or a piece of one). Scans and sorts rely on it.

@@ -20,8 +20,10 @@ namespace pgas {
 /// waiter after its wait (post completes the poster's writes first, as sync_memory does).
 class event {
  public:
-  /// Collective: every image's count starts at 0.
+  /// Collective over the team in force: every image's count starts at 0.
   event() : counts_(0) {}
+  /// Collective over team t: post(img) names t's images.
+  explicit event(const team& t) : counts_(t, 0) {}
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
@@ -34,14 +36,14 @@ class event {
   /// usage_error for n < 1.
   void wait(std::int64_t n = 1) {
     if (n < 1) throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " + std::to_string(n));
-    global_ref<std::int64_t> count = counts_(this_image());
+    global_ref<std::int64_t> count = counts_(counts_.team().rank());
     detail::spin_until([&] { return count.atomic_load() >= n; });
     (void)count.fetch_add(-n);
     // The posters' writes completed before their posts; this orders this image's later loads.
     runtime::sync_all_window_memory();
   }
   /// This image's count now, without waiting. Local.
-  [[nodiscard]] std::int64_t query() const { return counts_(this_image()).atomic_load(); }
+  [[nodiscard]] std::int64_t query() const { return counts_(counts_.team().rank()).atomic_load(); }
 
  private:
   coarray<std::int64_t> counts_;

@@ -22,13 +22,16 @@ namespace pgas {
 /// holder sees.
 class lock_type {
  public:
-  /// Collective: every image's lock starts free.
-  lock_type() : cells_(num_images() * per_image()), held_(num_images(), false) {}
+  /// Collective over the team in force: every image's lock starts free.
+  lock_type() : lock_type(current_team()) {}
+  /// Collective over team t: lock(img) names t's images.
+  explicit lock_type(const team& t)
+      : images_{t.size()}, cells_(t, images_ * per_image()), held_(images_, false) {}
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
   void lock(std::size_t img) {
-    const std::size_t me = this_image();
+    const std::size_t me = cells_.team().rank();
     require_free_here(img, "lock");
     cells_[next(me, img)].atomic_store(0);
     cells_[waiting(me, img)].atomic_store(1);
@@ -45,7 +48,7 @@ class lock_type {
   /// Takes the lock on image img if it is free and returns true, or returns false at once.
   /// Local; throws as lock() does.
   [[nodiscard]] bool try_lock(std::size_t img) {
-    const std::size_t me = this_image();
+    const std::size_t me = cells_.team().rank();
     require_free_here(img, "try_lock");
     cells_[next(me, img)].atomic_store(0);
     std::int64_t expected = 0;
@@ -57,7 +60,7 @@ class lock_type {
   /// Releases the lock on image img, handing it to the next image waiting for it. Local.
   /// Throws usage_error if this image does not hold it.
   void unlock(std::size_t img) {
-    const std::size_t me = this_image();
+    const std::size_t me = cells_.team().rank();
     check_image(img);
     if (!held_[img]) {
       throw usage_error("pgas::lock_type::unlock: image " + std::to_string(me) +
@@ -83,34 +86,39 @@ class lock_type {
   // Image i's cells: the queue's tail for the lock on i, then for each image t its queue node
   // for the lock on t (who follows it, and whether it still waits). Values name an image as
   // its number + 1; 0 is none.
-  static std::size_t per_image() { return 1 + 2 * num_images(); }
-  static std::size_t tail(std::size_t img) { return img * per_image(); }
-  static std::size_t next(std::size_t who, std::size_t img) { return who * per_image() + 1 + img; }
-  static std::size_t waiting(std::size_t who, std::size_t img) {
-    return who * per_image() + 1 + num_images() + img;
+  [[nodiscard]] std::size_t per_image() const { return 1 + 2 * images_; }
+  [[nodiscard]] std::size_t tail(std::size_t img) const { return img * per_image(); }
+  [[nodiscard]] std::size_t next(std::size_t who, std::size_t img) const { return who * per_image() + 1 + img; }
+  [[nodiscard]] std::size_t waiting(std::size_t who, std::size_t img) const {
+    return who * per_image() + 1 + images_ + img;
   }
   static std::int64_t tag(std::size_t img) { return static_cast<std::int64_t>(img) + 1; }
   static std::size_t image_of(std::int64_t t) { return static_cast<std::size_t>(t - 1); }
 
   void check_image(std::size_t img) const {
-    if (img >= num_images()) runtime::throw_out_of_range("lock image", img, num_images());
+    if (img >= images_) runtime::throw_out_of_range("lock image", img, images_);
   }
   void require_free_here(std::size_t img, const char* what) const {
     check_image(img);
     if (held_[img]) {
-      throw usage_error(std::string("pgas::lock_type::") + what + ": image " + std::to_string(this_image()) +
+      throw usage_error(std::string("pgas::lock_type::") + what + ": image " + std::to_string(cells_.team().rank()) +
                         " holds the lock on image " + std::to_string(img) + " already");
     }
   }
 
+  std::size_t images_;  // of the lock's team
   array<std::int64_t> cells_;
   std::vector<bool> held_;  // by this image, per lock image
 };
 
-/// Fortran's critical construct: one image at a time, over all images. Collective to
-/// construct and destroy. BasicLockable: `std::lock_guard guard(cs);`.
+/// Fortran's critical construct: one image at a time, over the team it was made on. Collective
+/// to construct and destroy. BasicLockable: `std::lock_guard guard(cs);`.
 class critical {
  public:
+  /// Collective over the team in force.
+  critical() = default;
+  /// Collective over team t.
+  explicit critical(const team& t) : lock_(t) {}
   void lock() { lock_.lock(0); }
   void unlock() { lock_.unlock(0); }
   [[nodiscard]] bool try_lock() { return lock_.try_lock(0); }

@@ -12,7 +12,8 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
-#include <pgas/runtime/world_window.hpp>
+#include <pgas/runtime/team.hpp>
+#include <pgas/runtime/team_window.hpp>
 #include <pgas/tile_view.hpp>
 
 #include <algorithm>
@@ -45,12 +46,16 @@ class matrix {
   /// on every image if the images disagree on the shape, or if an image that owns rows owns
   /// fewer than `halo` of them (its ghosts would need rows of two neighbours).
   matrix(std::size_t rows, std::size_t cols, std::size_t halo = 1,
+         boundary edges = boundary::fixed, const T& initial = T{})
+      : matrix(current_team(), rows, cols, halo, edges, initial) {}
+  /// Collective over team t: the matrix's rows are split over t's images.
+  matrix(const pgas::team& t, std::size_t rows, std::size_t cols, std::size_t halo = 1,
          boundary edges = boundary::fixed, const T& initial = T{}) {
     runtime::require_environment("pgas::matrix");
     const long long shape[5] = {static_cast<long long>(rows), static_cast<long long>(cols),
                                 static_cast<long long>(halo), static_cast<long long>(edges),
                                 static_cast<long long>(sizeof(T))};
-    if (!runtime::same_everywhere(shape, runtime::world_comm())) {
+    if (!runtime::same_everywhere(shape, t.native())) {
       throw usage_error("pgas::matrix: images disagree on rows, columns, halo, boundary or type");
     }
     // Each term first, so the sums below cannot wrap; their product bounds every image's part,
@@ -60,16 +65,17 @@ class matrix {
     detail::require_addressable<T>("pgas::matrix", halo, 4);
     detail::require_addressable<T>("pgas::matrix", rows + 2 * halo, cols + 2 * halo);
     auto s = std::make_unique<state>();
-    s->rows = block{}.bind(rows, num_images());
+    s->home = t;
+    s->rows = block{}.bind(rows, t.size());
     s->cols = cols;
     s->halo = halo;
     s->edges = edges;
-    s->me = this_image();
+    s->me = t.rank();
     s->width = cols + 2 * halo;
     // Every image's part, ghost rows included, is known here: no exchange of sizes, and the
     // window can come from the runtime's pool of released windows.
-    std::vector<std::size_t> every_bytes(num_images(), 0);
-    for (std::size_t img = 0; img < num_images(); ++img) {
+    std::vector<std::size_t> every_bytes(t.size(), 0);
+    for (std::size_t img = 0; img < t.size(); ++img) {
       const std::size_t mine = s->rows.local_size(img);
       if (mine > 0 && mine < halo) {
         throw usage_error("pgas::matrix: image " + std::to_string(img) + " would own " +
@@ -80,12 +86,12 @@ class matrix {
       if (mine > 0) every_bytes[img] = (mine + 2 * halo) * s->width * sizeof(T);
     }
     const std::size_t bytes = every_bytes[s->me];
-    s->win = runtime::allocate_world_window(bytes, sizeof(T), every_bytes);
+    s->win = runtime::allocate_team_window(t.native(), bytes, sizeof(T), every_bytes);
     s->data = std::span<T>(static_cast<T*>(s->win.base()), bytes / sizeof(T));
     s->mapped = detail::mapped_parts<T>(s->win);
     std::uninitialized_fill(s->data.begin(), s->data.end(), initial);
     s_ = std::move(s);
-    runtime::sync_all(runtime::world_comm());
+    runtime::sync_all(t.native());
   }
 
   [[nodiscard]] std::size_t rows() const { return st().rows.size(); }
@@ -163,9 +169,12 @@ class matrix {
 
   /// The window behind the matrix, for phases. Local.
   [[nodiscard]] runtime::window& window() const { return st().win; }
+  /// The team the matrix was made on; owner() numbers its images. Local.
+  [[nodiscard]] const pgas::team& team() const { return *st().home; }
 
  private:
   struct state {
+    std::optional<pgas::team> home;  // the team it was made on
     block rows;
     std::size_t cols = 0;
     std::size_t halo = 0;

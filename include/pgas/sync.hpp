@@ -4,6 +4,7 @@
 
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team.hpp>
 
 #include <cstddef>
 #include <initializer_list>
@@ -13,22 +14,25 @@
 
 namespace pgas {
 
-/// Collective over all images: completes every image's outstanding writes and makes them
-/// visible everywhere (Fortran's SYNC ALL).
-inline void sync_all() { runtime::sync_all(runtime::world_comm()); }
+/// Collective over the team in force: completes every image's outstanding writes and makes
+/// them visible everywhere (Fortran's SYNC ALL).
+inline void sync_all() { runtime::sync_all(runtime::current_comm()); }
+/// Collective over team t: as sync_all(), over t's images.
+inline void sync_all(const team& t) { runtime::sync_all(t.native()); }
 
-/// Completes this image's writes and waits for each listed image to name this one in its own
-/// sync_images (Fortran's SYNC IMAGES). Throws usage_error for an image that does not exist or
-/// is listed twice, before any communication.
+/// Completes this image's writes and waits for each listed image (numbered in the team in
+/// force) to name this one in its own sync_images (Fortran's SYNC IMAGES). Throws usage_error
+/// for an image that does not exist or is listed twice, before any communication.
 inline void sync_images(std::span<const std::size_t> images) {
+  const team in_force = current_team();
   std::vector<int> ranks;
   ranks.reserve(images.size());
   for (std::size_t img : images) {
-    if (img >= num_images()) {
+    if (img >= in_force.size()) {
       throw usage_error("sync_images: image " + std::to_string(img) + " does not exist; there are " +
-                        std::to_string(num_images()) + " images");
+                        std::to_string(in_force.size()) + " images");
     }
-    ranks.push_back(static_cast<int>(img));
+    ranks.push_back(in_force.world_rank(img));
   }
   runtime::sync_images(ranks);
 }
@@ -47,9 +51,10 @@ inline constexpr all_images_t all_images{};
 /// Completes this image's writes and waits for every other image to name this one (or all
 /// images) in its own sync_images.
 inline void sync_images(all_images_t) {
+  const team in_force = current_team();
   std::vector<int> others;
-  for (std::size_t img = 0; img < num_images(); ++img) {
-    if (img != this_image()) others.push_back(static_cast<int>(img));
+  for (std::size_t img = 0; img < in_force.size(); ++img) {
+    if (img != in_force.rank()) others.push_back(in_force.world_rank(img));
   }
   runtime::sync_images(others);
 }

@@ -40,8 +40,11 @@ class unordered_map {
                 "pgas::unordered_map keys and values travel as bytes: make them trivially copyable");
 
  public:
-  /// Collective: an empty map with room for about `initial_capacity` keys per image.
-  explicit unordered_map(std::size_t initial_capacity = 16) : table_(0), outbox_(num_images()) {
+  /// Collective over the team in force: an empty map with room for about `initial_capacity`
+  /// keys per image.
+  explicit unordered_map(std::size_t initial_capacity = 16) : unordered_map(current_team(), initial_capacity) {}
+  /// Collective over team t: the map's keys are spread over t's images.
+  explicit unordered_map(const pgas::team& t, std::size_t initial_capacity = 16) : table_(t, 0), outbox_(t.size()) {
     std::size_t cap = 8;
     while (cap < 2 * initial_capacity) cap *= 2;
     grow_local_table(cap);
@@ -73,14 +76,14 @@ class unordered_map {
   void commit() {
     live_.require(name);
     // One all-to-all: each image's queue for owner t goes to t, arriving in image order.
-    std::vector<std::size_t> counts(num_images());
+    std::vector<std::size_t> counts(table_.team().size());
     std::vector<op> sends;
     for (std::size_t t = 0; t < counts.size(); ++t) {
       counts[t] = outbox_[t].size();
       sends.insert(sends.end(), outbox_[t].begin(), outbox_[t].end());
       outbox_[t].clear();
     }
-    const auto inbox = runtime::exchange(std::span<const op>(sends), counts, runtime::world_comm());
+    const auto inbox = runtime::exchange(std::span<const op>(sends), counts, table_.team().native());
     // Rehash when keys, tombstones and arrivals could pass half the room, growing (collectively:
     // the table is a pgas::vector) until the keys and arrivals fill at most half.
     std::size_t cap = table_.local().size();
@@ -99,7 +102,7 @@ class unordered_map {
       }
     }
     for (const op& o : inbox) apply(o);
-    total_ = runtime::allreduce(count_, runtime::reduce_op::sum, runtime::world_comm());
+    total_ = runtime::allreduce(count_, runtime::reduce_op::sum, table_.team().native());
     sync_all();
   }
 
@@ -108,11 +111,11 @@ class unordered_map {
   [[nodiscard]] std::optional<V> find(const K& k) const {
     live_.require(name);
     const std::uint64_t h = hash_of(k);
-    const std::size_t owner = h % num_images();
+    const std::size_t owner = h % table_.team().size();
     const std::size_t cap = table_.local_size_of(owner);
     const std::size_t first = table_.distribution().first_of(owner);
     for (std::size_t probe = 0; probe < cap; ++probe) {
-      const std::size_t at = first + ((h / num_images() + probe) & (cap - 1));
+      const std::size_t at = first + ((h / table_.team().size() + probe) & (cap - 1));
       const slot s = table_[at];
       if (s.state == empty) return std::nullopt;
       if (s.state == full && same_key(s.key, k)) return s.value;
@@ -170,7 +173,7 @@ class unordered_map {
   }
   void queue(op_kind kind, const K& k, const V& v) {
     live_.require(name);
-    outbox_[hash_of(k) % num_images()].push_back({kind, k, v});
+    outbox_[hash_of(k) % table_.team().size()].push_back({kind, k, v});
   }
   void grow_local_table(std::size_t cap) {
     for (std::size_t k = table_.local().size() + table_.uncommitted(); k < cap; ++k) table_.push_back(slot{});
@@ -182,7 +185,7 @@ class unordered_map {
     const std::size_t cap = slots.size();
     std::optional<std::size_t> reusable;
     for (std::size_t probe = 0; probe < cap; ++probe) {
-      slot& s = slots[(h / num_images() + probe) & (cap - 1)];
+      slot& s = slots[(h / table_.team().size() + probe) & (cap - 1)];
       if (s.state == erased) {
         if (!reusable) reusable = static_cast<std::size_t>(&s - slots.data());
         continue;

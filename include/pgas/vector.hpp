@@ -42,19 +42,22 @@ class vector : public detail::storage<T, sized_blocks> {
   using base = detail::storage<T, sized_blocks>;
 
  public:
-  /// Collective: an empty vector.
-  vector() : vector(0) {}
-  /// Collective: n elements of T{} (or `initial`), block-distributed. Throws usage_error on
-  /// every image if the images pass different sizes.
-  explicit vector(std::size_t n, const T& initial = T{}) {
-    detail::require_same_everywhere<T, block>("pgas::vector", n, block{});
+  /// Collective over the team in force: an empty vector.
+  vector() : vector(current_team(), 0) {}
+  /// Collective over the team in force: n elements of T{} (or `initial`), block-distributed.
+  /// Throws usage_error on every image if the images pass different sizes.
+  explicit vector(std::size_t n, const T& initial = T{}) : vector(current_team(), n, initial) {}
+  /// Collective over team t: the vector lives on t's images, whatever team is in force later.
+  explicit vector(const pgas::team& t, std::size_t n = 0, const T& initial = T{}) {
+    detail::require_same_everywhere<T, block>("pgas::vector", t, n, block{});
     auto s = std::make_unique<typename base::state_type>();
-    s->me = this_image();
+    s->home = t;
+    s->me = t.rank();
     s->step = static_cast<MPI_Aint>(sizeof(T));
-    s->win = runtime::window::create_dynamic(runtime::world_comm());
+    s->win = runtime::window::create_dynamic(t.native());
     this->s_ = std::move(s);
     const auto shares = block_shares(n);
-    rebuild(shares, shares[this_image()], [&](std::size_t, std::size_t, T* out, std::size_t count) {
+    rebuild(shares, shares[t.rank()], [&](std::size_t, std::size_t, T* out, std::size_t count) {
       std::uninitialized_fill_n(out, count, initial);
     });
   }
@@ -103,8 +106,8 @@ class vector : public detail::storage<T, sized_blocks> {
     // Every image must take the same path (the paths run different collectives): memory moves
     // everywhere if it has to move anywhere.
     const std::size_t mine_and_move[2] = {mine, overflow_.empty() ? 0U : 1U};
-    const auto gathered = runtime::allgatherv(std::span<const std::size_t>(mine_and_move), runtime::world_comm());
-    std::vector<std::size_t> counts(num_images());
+    const auto gathered = runtime::allgatherv(std::span<const std::size_t>(mine_and_move), this->team().native());
+    std::vector<std::size_t> counts(this->team().size());
     bool any_moves = false;
     for (std::size_t img = 0; img < counts.size(); ++img) {
       counts[img] = gathered[2 * img];
@@ -134,19 +137,19 @@ class vector : public detail::storage<T, sized_blocks> {
   /// (uncommitted appends are committed first), new ones are T{} (or `initial`). Throws
   /// usage_error on every image if the images pass different sizes.
   void resize(std::size_t n, const T& initial = T{}) {
-    detail::require_same_everywhere<T, block>("pgas::vector::resize", n, block{});
+    detail::require_same_everywhere<T, block>("pgas::vector::resize", this->team(), n, block{});
     commit();
     const auto shares = block_shares(n);
-    redistribute(shares, shares[this_image()], initial);
+    redistribute(shares, shares[this->team().rank()], initial);
   }
   /// Collective: rebalances the elements to a block distribution and makes room for n elements
   /// in all (each image its block share) without moving memory again. Throws usage_error on
   /// every image if the images pass different sizes.
   void reserve(std::size_t n) {
-    detail::require_same_everywhere<T, block>("pgas::vector::reserve", n, block{});
+    detail::require_same_everywhere<T, block>("pgas::vector::reserve", this->team(), n, block{});
     commit();
     const auto room = block_shares(std::max(n, this->size()));
-    redistribute(block_shares(this->size()), room[this_image()], T{});
+    redistribute(block_shares(this->size()), room[this->team().rank()], T{});
   }
   /// Collective: every image's part becomes empty; capacity stays.
   void clear() {
@@ -154,14 +157,14 @@ class vector : public detail::storage<T, sized_blocks> {
     in_place_ = 0;
     overflow_.clear();
     sync_all();
-    s.dist = sized_blocks(std::vector<std::size_t>(num_images(), 0));
+    s.dist = sized_blocks(std::vector<std::size_t>(this->team().size(), 0));
     s.local = std::span<T>(buffer_.get(), 0);
   }
   /// Collective: each image's memory shrinks to its committed elements.
   void shrink_to_fit() {
     commit();
     auto& s = this->state();
-    std::vector<std::size_t> counts(num_images());
+    std::vector<std::size_t> counts(this->team().size());
     for (std::size_t img = 0; img < counts.size(); ++img) counts[img] = s.dist.local_size(img);
     const std::size_t kept = s.local.size();
     rebuild(counts, kept, [&](std::size_t, std::size_t, T* out, std::size_t) {
@@ -180,14 +183,14 @@ class vector : public detail::storage<T, sized_blocks> {
   void wait_for_peers() noexcept {
     if (!this->s_ || !environment::active()) return;
     try {
-      runtime::sync_all(runtime::world_comm());
+      runtime::sync_all(this->team().native());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: destroying a vector: %s\n", e.what());
     }
   }
-  static std::vector<std::size_t> block_shares(std::size_t n) {
-    const auto d = block{}.bind(n, num_images());
-    std::vector<std::size_t> shares(num_images());
+  [[nodiscard]] std::vector<std::size_t> block_shares(std::size_t n) const {
+    const auto d = block{}.bind(n, this->team().size());
+    std::vector<std::size_t> shares(this->team().size());
     for (std::size_t img = 0; img < shares.size(); ++img) shares[img] = d.local_size(img);
     return shares;
   }
@@ -197,7 +200,7 @@ class vector : public detail::storage<T, sized_blocks> {
   void redistribute(const std::vector<std::size_t>& counts, std::size_t capacity, const T& initial) {
     auto& s = this->state();
     const sized_blocks old = s.dist;
-    rebuild(counts, std::max(capacity, counts[this_image()]),
+    rebuild(counts, std::max(capacity, counts[this->team().rank()]),
             [&](std::size_t first, std::size_t, T* out, std::size_t count) {
               for (std::size_t k = 0; k < count;) {
                 const std::size_t g = first + k;
@@ -223,11 +226,11 @@ class vector : public detail::storage<T, sized_blocks> {
                bool local_only = false) {
     auto& s = this->state();
     const sized_blocks next(counts);
-    const std::size_t mine = counts[this_image()];
+    const std::size_t mine = counts[this->team().rank()];
     capacity = std::max(capacity, mine);
     std::unique_ptr<T[]> fresh = capacity == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(capacity);
     if (local_only) sync_all();  // nobody touches old buffers from here on
-    fill(next.first_of(this_image()), capacity, fresh.get(), mine);
+    fill(next.first_of(this->team().rank()), capacity, fresh.get(), mine);
     if (!local_only) sync_all();  // every peer has read what it needed from our old buffer
     if (fresh) s.win.attach(fresh.get(), capacity * sizeof(T));
     if (buffer_) s.win.detach(buffer_.get());
@@ -236,7 +239,7 @@ class vector : public detail::storage<T, sized_blocks> {
     s.bases = s.win.publish(buffer_.get());  // null where an image has no memory: never addressed
     s.dist = next;
     s.local = std::span<T>(buffer_.get(), mine);
-    runtime::sync_all(runtime::world_comm());  // what we just copied is visible before use
+    runtime::sync_all(this->team().native());  // what we just copied is visible before use
   }
 
   std::unique_ptr<T[]> buffer_;

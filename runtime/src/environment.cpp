@@ -1,4 +1,5 @@
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/team.hpp>
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
@@ -130,6 +131,7 @@ environment::~environment() {
     }
     runtime::window_pool::drain();
   }
+  runtime::reset_team_scopes();  // scopes still open hold teams whose communicators go now
   if (current == &impl_->state) current = nullptr;
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);
@@ -162,21 +164,21 @@ bool world_shares_memory() {
   return current->shares_memory;
 }
 
+std::size_t world_rank() {
+  require_environment("the world team");
+  return static_cast<std::size_t>(current->rank);
+}
+
+std::size_t world_size() {
+  require_environment("the world team");
+  return static_cast<std::size_t>(current->size);
+}
+
 MPI_Comm notify_comm() {
   require_environment("the notification communicator");
   return current->notify;
 }
 
 }  // namespace runtime
-
-std::size_t this_image() {
-  runtime::require_environment("pgas::this_image()");
-  return static_cast<std::size_t>(current->rank);
-}
-
-std::size_t num_images() {
-  runtime::require_environment("pgas::num_images()");
-  return static_cast<std::size_t>(current->size);
-}
 
 }  // namespace pgas

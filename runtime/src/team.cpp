@@ -1,23 +1,40 @@
 #include <pgas/runtime/team.hpp>
 
+#include "window_pool.hpp"
+
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/sync.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <string>
 
 namespace pgas {
 
 namespace {
 
 // Frees a split communicator, unless MPI has already been finalised (a team outliving the
-// environment has nothing left to free).
+// environment has nothing left to free). The windows kept for reuse on it go first: the pool
+// knows windows by communicator, and MPI may hand the freed handle to the next one.
 struct free_communicator {
   void operator()(const MPI_Comm* comm) const noexcept {
     int finalized = 0;
     MPI_Finalized(&finalized);
     MPI_Comm handle = *comm;
-    if (finalized == 0) MPI_Comm_free(&handle);
+    if (finalized == 0) {
+      runtime::window_pool::drain(handle);
+      MPI_Comm_free(&handle);
+    }
     delete comm;
   }
 };
+
+// The change_team scopes in force, innermost last, and the rank and size of the innermost.
+std::vector<team>& scopes() {
+  static std::vector<team> s;
+  return s;
+}
 
 }  // namespace
 
@@ -29,6 +46,19 @@ team::team(std::shared_ptr<const MPI_Comm> comm, int number, std::shared_ptr<con
   runtime::check(MPI_Comm_size(*comm_, &size), "MPI_Comm_size");
   rank_ = static_cast<std::size_t>(rank);
   size_ = static_cast<std::size_t>(size);
+  // Each image's world number, for what is addressed by world number (sync_images' messages).
+  MPI_Group mine = MPI_GROUP_NULL;
+  MPI_Group world = MPI_GROUP_NULL;
+  runtime::check(MPI_Comm_group(*comm_, &mine), "MPI_Comm_group");
+  runtime::check(MPI_Comm_group(runtime::world_comm(), &world), "MPI_Comm_group");
+  std::vector<int> ranks(size_);
+  for (std::size_t r = 0; r < size_; ++r) ranks[r] = static_cast<int>(r);
+  auto in_world = std::make_shared<std::vector<int>>(size_);
+  const int err = MPI_Group_translate_ranks(mine, size, ranks.data(), world, in_world->data());
+  MPI_Group_free(&mine);
+  MPI_Group_free(&world);
+  runtime::check(err, "MPI_Group_translate_ranks");
+  world_ranks_ = std::move(in_world);
 }
 
 team team::world() {
@@ -62,6 +92,10 @@ team team::from_native(MPI_Comm comm, int number) {
   return team{owned(out), number, std::make_shared<const team>(team::world())};
 }
 
+team team::borrowed(MPI_Comm comm) {
+  return team{std::make_shared<const MPI_Comm>(comm), -1, std::make_shared<const team>(team::world())};
+}
+
 team team::parent() const { return parent_ ? *parent_ : *this; }
 
 team team::split(int colour, int key) const {
@@ -75,5 +109,64 @@ std::size_t team::rank() const noexcept { return rank_; }
 std::size_t team::size() const noexcept { return size_; }
 
 void team::barrier() const { runtime::check(MPI_Barrier(native()), "MPI_Barrier"); }
+
+team current_team() {
+  runtime::require_environment("pgas::current_team()");
+  return scopes().empty() ? team::world() : scopes().back();
+}
+
+std::size_t this_image() {
+  runtime::require_environment("pgas::this_image()");
+  return scopes().empty() ? runtime::world_rank() : scopes().back().rank();
+}
+
+std::size_t num_images() {
+  runtime::require_environment("pgas::num_images()");
+  return scopes().empty() ? runtime::world_size() : scopes().back().size();
+}
+
+change_team::change_team(const team& t) : exceptions_at_entry_{std::uncaught_exceptions()} {
+  runtime::require_environment("pgas::change_team");
+  const MPI_Comm in_force = runtime::current_comm();
+  if (t.parent().native() != in_force && t.native() != in_force) {
+    throw usage_error("pgas::change_team: the team was not formed from the team in force (split it from "
+                      "pgas::current_team(), or enter the scopes in the order the teams were formed)");
+  }
+  t.barrier();
+  scopes().push_back(t);
+}
+
+change_team::~change_team() {
+  if (scopes().empty()) return;  // the environment already ended
+  const team t = scopes().back();
+  scopes().pop_back();
+  if (std::uncaught_exceptions() > exceptions_at_entry_) return;  // others may not be leaving
+  try {
+    runtime::sync_all(t.native());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pgas: leaving a change_team scope failed: %s\n", e.what());
+  }
+}
+
+namespace runtime {
+
+acting_team::acting_team(const team& t) : pushed_{true} { scopes().push_back(t); }
+acting_team::acting_team(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL || comm == current_comm()) return;
+  scopes().push_back(team::borrowed(comm));
+  pushed_ = true;
+}
+acting_team::~acting_team() {
+  if (pushed_ && !scopes().empty()) scopes().pop_back();
+}
+
+MPI_Comm current_comm() {
+  require_environment("the current team");
+  return scopes().empty() ? world_comm() : scopes().back().native();
+}
+
+void reset_team_scopes() noexcept { scopes().clear(); }
+
+}  // namespace runtime
 
 }  // namespace pgas

@@ -60,10 +60,14 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   report(MPI_Win_sync(s->win), "MPI_Win_sync", s->rank);
   report(MPI_Barrier(s->comm), "MPI_Barrier", s->rank);
   s->completed();
+  // Full: the oldest window of this communicator goes. Processes of one team share its
+  // windows' history, but not other teams' (they belong to different teams of a split).
   auto& pool = kept();
-  if (pool.size() == most_windows) {
-    free_kept(*pool.front());
-    pool.pop_front();
+  const auto same_comm = [&](const std::unique_ptr<window_state>& k) { return k->comm == s->comm; };
+  if (static_cast<std::size_t>(std::count_if(pool.begin(), pool.end(), same_comm)) == most_windows) {
+    const auto oldest = std::find_if(pool.begin(), pool.end(), same_comm);
+    free_kept(**oldest);
+    pool.erase(oldest);
   }
   pool.push_back(std::move(s));
   return true;
@@ -75,6 +79,18 @@ void drain() noexcept {
   auto& pool = kept();
   for (auto& s : pool) free_kept(*s);
   pool.clear();
+}
+
+void drain(MPI_Comm comm) noexcept {
+  auto& pool = kept();
+  for (auto it = pool.begin(); it != pool.end();) {
+    if ((*it)->comm == comm) {
+      free_kept(**it);
+      it = pool.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 }  // namespace pgas::runtime::window_pool

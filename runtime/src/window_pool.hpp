@@ -2,9 +2,10 @@
 // Windows of destroyed containers, kept for the next container of the same shape.
 // MPI_Win_allocate + MPI_Win_free cost ~150 µs per window on Open MPI (a shared-memory segment
 // is created, mapped and unlinked each time); taking a kept window costs nothing, keeping one
-// a flush and a barrier. Only container windows of the world team (world_window.hpp: every
-// process's size known, so all processes agree on the shape without communication) are kept. Every process makes the same calls in the same order (window creation and destruction
-// are collective), so every process's pool holds the same windows and takes the same one.
+// a flush and a barrier. Only container windows (team_window.hpp: every process's size known,
+// so all processes agree on the shape without communication) are kept, by communicator: the
+// processes of one communicator make the same calls on it in the same order (window creation
+// and destruction are collective), so they keep, take and evict the same windows of it.
 
 #include <pgas/runtime/window.hpp>
 
@@ -32,5 +33,8 @@ namespace pgas::runtime::window_pool {
 
 /// Frees every kept window. Collective; the environment calls it before MPI_Finalize.
 void drain() noexcept;
+/// Frees the kept windows of one communicator. Collective over it; a team calls it before it
+/// frees its communicator.
+void drain(MPI_Comm comm) noexcept;
 
 }  // namespace pgas::runtime::window_pool

@@ -23,7 +23,7 @@ struct window_state {
   int rank = 0;
   int ranks = 1;
   window_flavor flavor = window_flavor::allocate;
-  // A container window of the world team (world_window.hpp): the window pool may keep it for
+  // A container window of a team (team_window.hpp): the window pool may keep it for
   // the next window of the same shape instead of freeing it.
   bool poolable = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory

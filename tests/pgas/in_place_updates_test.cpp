@@ -7,7 +7,7 @@
 #include <pgas/algorithms.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/rma.hpp>
-#include <pgas/runtime/world_window.hpp>
+#include <pgas/runtime/team_window.hpp>
 
 #include <gtest/gtest.h>
 

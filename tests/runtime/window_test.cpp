@@ -5,7 +5,7 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
-#include <pgas/runtime/world_window.hpp>
+#include <pgas/runtime/team_window.hpp>
 
 #include <gtest/gtest.h>
 
@@ -171,13 +171,13 @@ TEST(WindowHints, typed_hints_are_accepted_by_mpi) {
 
 }  // namespace
 
-// Container windows of the world team (allocate_world_window) are kept when released and given
+// Container windows of the world team (allocate_team_window) are kept when released and given
 // to the next window of the same shape.
 namespace {
 
 window world_longs(std::size_t per_image) {
   const std::vector<std::size_t> every(static_cast<std::size_t>(images()), per_image * sizeof(long));
-  return pgas::runtime::allocate_world_window(per_image * sizeof(long), sizeof(long), every);
+  return pgas::runtime::allocate_team_window(pgas::runtime::world_comm(), per_image * sizeof(long), sizeof(long), every);
 }
 
 TEST(WindowPool, a_released_window_is_reused_by_the_next_of_the_same_shape_only) {

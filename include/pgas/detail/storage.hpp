@@ -15,6 +15,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
@@ -22,22 +23,23 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace pgas::detail {
 
-/// Checks, collectively over the world team, that every image asks for the same container;
-/// throws usage_error on every image if not, before any window exists.
+/// Checks, collectively over team t, that every image asks for the same container; throws
+/// usage_error on every image if not, before any window exists.
 template <class T, distribution Dist>
-void require_same_everywhere(const char* container, std::size_t n, const Dist& dist) {
+void require_same_everywhere(const char* container, const pgas::team& t, std::size_t n, const Dist& dist) {
   runtime::require_environment(container);
   const long long mine[5] = {static_cast<long long>(n), static_cast<long long>(dist.kind()),
                              static_cast<long long>(dist.parameter()),
                              static_cast<long long>(dist.cut_digest()),
                              static_cast<long long>(sizeof(T))};
-  if (!runtime::same_everywhere(mine, runtime::world_comm())) {
+  if (!runtime::same_everywhere(mine, t.native())) {
     throw usage_error(std::string(container) +
                       ": images disagree on the size, the distribution or the element type; "
                       "construct it with the same arguments on every image");
@@ -79,7 +81,7 @@ class storage {
   /// How the container is laid over the images, for alignment checks. Local.
   [[nodiscard]] pgas::layout layout() const {
     const Dist& d = state().dist;
-    return {d.kind(), d.parameter(), d.cut_digest(), d.size(), 0, d.size()};
+    return {d.kind(), d.parameter(), d.cut_digest(), d.size(), 0, d.size(), state().home->native()};
   }
   /// Every image's pieces, in global order. Local.
   [[nodiscard]] std::vector<segment> segments() const {
@@ -124,9 +126,13 @@ class storage {
   }
   /// The window behind the container, for phases and the runtime. Local.
   [[nodiscard]] runtime::window& window() const { return state().win; }
+  /// The team the container was made on: its indices, owner() and image numbers are that
+  /// team's, whichever team is in force when it is used. Local.
+  [[nodiscard]] const pgas::team& team() const { return *state().home; }
 
  protected:
   struct state_type {
+    std::optional<pgas::team> home;  // the team it was made on (set by new_state)
     Dist dist;
     mutable runtime::window win;
     std::span<T> local;
@@ -188,19 +194,20 @@ class storage {
   storage(const storage&) = delete;
   storage& operator=(const storage&) = delete;
   ~storage() { issue_held_writes(); }
-  /// A state for n elements laid out by dist over all images; the caller adds the window and
-  /// this image's memory. Local.
-  static std::unique_ptr<state_type> new_state(const Dist& dist, std::size_t n) {
+  /// A state for n elements laid out by dist over the images of team t; the caller adds the
+  /// window and this image's memory. Local.
+  static std::unique_ptr<state_type> new_state(const pgas::team& t, const Dist& dist, std::size_t n) {
     auto s = std::make_unique<state_type>();
-    s->me = this_image();
-    s->dist = dist.bind(n, num_images());
+    s->home = t;
+    s->me = t.rank();
+    s->dist = dist.bind(n, t.size());
     return s;
   }
-  /// Takes the finished state. Collective: a sync point, so no image writes into a part before
-  /// its owner has initialised it.
+  /// Takes the finished state. Collective over its team: a sync point, so no image writes into
+  /// a part before its owner has initialised it.
   void adopt(std::unique_ptr<state_type> s) {
     s_ = std::move(s);
-    runtime::sync_all(runtime::world_comm());
+    runtime::sync_all(s_->home->native());
   }
   [[nodiscard]] state_type& state() const {
     if (!s_) throw usage_error("use of a moved-from pgas container");

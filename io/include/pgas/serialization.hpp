@@ -65,7 +65,7 @@ T co_reduce_serialized(const char* what, const T& value, Op op, std::optional<st
   const auto combine = [&op](const runtime::byte_buffer& left, const runtime::byte_buffer& right) {
     return to_bytes<T>(op(from_bytes<T>(left), from_bytes<T>(right)));
   };
-  const runtime::byte_buffer out = runtime::reduce_buffers(to_bytes(value), combine, root, runtime::world_comm());
+  const runtime::byte_buffer out = runtime::reduce_buffers(to_bytes(value), combine, root, runtime::current_comm());
   return root < 0 || static_cast<std::size_t>(root) == this_image() ? from_bytes<T>(out) : value;
 }
 
@@ -78,7 +78,7 @@ template <detail::serialized_value T>
   const int root = detail::agreed_image("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
   if (this_image() == source_image) bytes = detail::to_bytes(value);
-  runtime::broadcast_buffer(bytes, root, runtime::world_comm());
+  runtime::broadcast_buffer(bytes, root, runtime::current_comm());
   return this_image() == source_image ? value : detail::from_bytes<T>(bytes);
 }
 
@@ -103,7 +103,7 @@ template <detail::serialized_value T, class Op>
 template <detail::serialized_value T>
 [[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
   const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
-  const auto all = runtime::gather_buffers(detail::to_bytes(value), root, runtime::world_comm());
+  const auto all = runtime::gather_buffers(detail::to_bytes(value), root, runtime::current_comm());
   std::vector<T> out;
   out.reserve(all.size());
   for (const auto& bytes : all) out.push_back(detail::from_bytes<T>(bytes));

@@ -4,6 +4,7 @@
 
 #include <pgas/distributed_range.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/team.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 
@@ -30,6 +31,14 @@ inline void require_same_size(const char* algorithm, std::size_t a, std::size_t 
   }
 }
 
+/// Makes the team r lives on the team in force while an algorithm works on it, so its
+/// collectives, image numbers and sync points are that team's. Local; free when it is the
+/// team in force already.
+template <distributed_range R>
+[[nodiscard]] runtime::acting_team act_on(const R& r) {
+  return runtime::acting_team(r.layout().comm);
+}
+
 /// True when the two ranges hold the same global indices at the same local positions: the
 /// same layout, or equal sizes with nothing to misplace (empty, or all on one image).
 template <distributed_range A, distributed_range B>
@@ -49,7 +58,7 @@ template <class T, class Op>
     T value;
   };
   part p{mine.has_value(), mine.has_value() ? *mine : T{}};
-  const auto bytes = runtime::allgather_bytes(&p, sizeof(part), runtime::world_comm());
+  const auto bytes = runtime::allgather_bytes(&p, sizeof(part), runtime::current_comm());
   std::optional<T> out;
   for (std::size_t img = 0; img < last; ++img) {
     part q;
@@ -75,7 +84,7 @@ template <class T, class Op>
 /// Throws usage_error on every image unless `root` names an existing image on all of them.
 inline void require_root(const char* algorithm, std::size_t root) {
   const long long mine[1] = {static_cast<long long>(root)};
-  if (!runtime::same_everywhere(mine, runtime::world_comm()) || root >= num_images()) {
+  if (!runtime::same_everywhere(mine, runtime::current_comm()) || root >= num_images()) {
     throw usage_error(std::string(algorithm) + ": root image " + std::to_string(root) +
                       " must exist and be the same on every image");
   }

@@ -12,6 +12,7 @@ namespace pgas {
 /// wrote is visible to every image afterwards.
 template <distributed_range R, class F>
 void for_each(R&& r, F f) {
+  const auto acting = detail::act_on(r);
   for (auto&& x : r.local()) f(x);
   sync_all();
 }
@@ -19,6 +20,7 @@ void for_each(R&& r, F f) {
 /// Sets every element to v. Collective; ends with a sync point.
 template <distributed_range R, class T>
 void fill(R&& r, const T& v) {
+  const auto acting = detail::act_on(r);
   auto&& mine = r.local();
   std::fill(std::ranges::begin(mine), std::ranges::end(mine), v);
   sync_all();
@@ -27,6 +29,7 @@ void fill(R&& r, const T& v) {
 /// Sets element i to start + i. Collective; ends with a sync point.
 template <distributed_range R, class T>
 void iota(R&& r, const T& start) {
+  const auto acting = detail::act_on(r);
   auto&& mine = r.local();
   std::size_t k = 0;
   for (auto&& x : mine) x = static_cast<T>(start + static_cast<T>(r.global_index(k++)));

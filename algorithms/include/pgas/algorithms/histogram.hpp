@@ -54,7 +54,7 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
     }
     ++u;
   }
-  if (!runtime::everyone(!bad, runtime::world_comm())) return;
+  if (!runtime::everyone(!bad, runtime::current_comm())) return;
   // Owner-major order: image 0's elements in its local order, then image 1's, ...
   std::vector<Count> regrouped(n);
   std::vector<int> pieces(num_images());
@@ -66,7 +66,7 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
   }
   std::vector<Count> mine(bins.local().size());
   runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
-                          std::span<const int>(pieces), op, runtime::world_comm());
+                          std::span<const int>(pieces), op, runtime::current_comm());
   auto local = bins.local();
   for (std::size_t off = 0; off < mine.size(); ++off) local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
 }
@@ -93,7 +93,7 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
     indices.push_back(i);
     values.push_back(static_cast<C>(value(u++)));
   }
-  if (!runtime::everyone(!bad, runtime::world_comm())) return;
+  if (!runtime::everyone(!bad, runtime::current_comm())) return;
   combine_duplicates(indices, values, op);
   accumulate_elements(std::span<const C>(values), list_walk(bins, std::span<const std::size_t>(indices)), op);
 }
@@ -118,7 +118,7 @@ bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, ru
         break;
       }
     }
-    if (!runtime::everyone(!bad, runtime::world_comm())) return true;
+    if (!runtime::everyone(!bad, runtime::current_comm())) return true;
     return combine_in_place<C>(bins, local_indices, value, op);
   }
 }
@@ -152,7 +152,7 @@ void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local
   } else {
     batched_accumulate(bins, local_indices, value, op, bad_index, bad);
   }
-  if (!runtime::everyone(!bad, runtime::world_comm())) throw_bad_index(algorithm, bins.size(), bad, bad_index);
+  if (!runtime::everyone(!bad, runtime::current_comm())) throw_bad_index(algorithm, bins.size(), bad, bad_index);
   sync_all();
 }
 
@@ -172,13 +172,14 @@ template <class Bins, class Indices>
     b.local_size_of(std::size_t{});
   }
 void histogram(Bins& bins, const Indices& indices) {
+  const auto acting = detail::act_on(bins);
   using C = typename Bins::value_type;
   static_assert(runtime::accumulable<C>, "histogram bins must be of an MPI arithmetic type");
   const auto& local_indices = detail::local_part(indices);
   const auto updates = static_cast<std::size_t>(std::ranges::size(local_indices));
   // Dense pays one pass over the table; worth it once updates are a fair share of the bins.
   // Every image must choose alike, so the choice uses the largest update count of all.
-  const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::world_comm());
+  const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::current_comm());
   const auto one = [](std::size_t) { return C{1}; };
   // One image's counts fit 32-bit combining counters unless it holds 2^32 updates or more.
   if (most < (std::size_t{1} << 32)) {
@@ -204,8 +205,9 @@ template <class Elements, class T>
   }
 void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std::span<const T> values,
                    runtime::reduce_op op) {
+  const auto acting = detail::act_on(elements);
   using C = typename Elements::value_type;
-  if (!runtime::everyone(indices.size() == values.size(), runtime::world_comm())) {
+  if (!runtime::everyone(indices.size() == values.size(), runtime::current_comm())) {
     throw usage_error("pgas::accumulate_at: indices and values differ in length on some image");
   }
   runtime::require_op_defined<C>(op);  // the op is the same on every image: all throw alike
@@ -220,7 +222,7 @@ void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std
     default: break;
   }
   const auto value = [&values](std::size_t u) { return static_cast<C>(values[u]); };
-  const std::size_t most = runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::world_comm());
+  const std::size_t most = runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::current_comm());
   detail::accumulate_everywhere<C>("pgas::accumulate_at", elements, indices, value, op, identity, most);
 }
 

@@ -22,7 +22,7 @@ template <class T, class Op>
 T combine_partials(const std::optional<T>& mine, const T& init, Op op) {
   if constexpr (runtime::accumulable<T> && is_plus<Op, T>) {
     return static_cast<T>(init + runtime::allreduce(mine.value_or(T{}), runtime::reduce_op::sum,
-                                                    runtime::world_comm()));
+                                                    runtime::current_comm()));
   } else {
     const std::optional<T> all = fold_in_image_order(mine, op);
     return all ? op(init, *all) : init;
@@ -36,6 +36,7 @@ T combine_partials(const std::optional<T>& mine, const T& init, Op op) {
 /// every image gets the result.
 template <distributed_range R, class T, class Op>
 [[nodiscard]] T reduce(R&& r, T init, Op op) {
+  const auto acting = detail::act_on(r);
   std::optional<T> mine;
   for (auto&& x : r.local()) mine = mine ? op(*mine, static_cast<T>(x)) : static_cast<T>(x);
   return detail::combine_partials(mine, init, op);
@@ -44,11 +45,12 @@ template <distributed_range R, class T, class Op>
 /// The sum of all elements. Collective.
 template <distributed_range R>
 [[nodiscard]] auto reduce(R&& r) {
+  const auto acting = detail::act_on(r);
   using T = detail::range_value_t<R>;
   T sum{};
   for (auto&& x : r.local()) sum += x;
   if constexpr (runtime::accumulable<T>) {
-    return runtime::allreduce(sum, runtime::reduce_op::sum, runtime::world_comm());
+    return runtime::allreduce(sum, runtime::reduce_op::sum, runtime::current_comm());
   } else {
     return detail::combine_partials(std::optional<T>(sum), T{}, std::plus<>{});
   }
@@ -58,6 +60,7 @@ template <distributed_range R>
 /// usage_error on every image if their sizes or layouts differ.
 template <distributed_range A, distributed_range B, class T, class Reduce, class Transform>
 [[nodiscard]] T transform_reduce(A&& a, B&& b, T init, Reduce red, Transform tr) {
+  const auto acting = detail::act_on(a);
   detail::require_same_size("pgas::transform_reduce", a.size(), b.size());
   if (!detail::aligned(a, b)) {
     throw usage_error("pgas::transform_reduce: the ranges are laid out differently; copy one "
@@ -76,6 +79,7 @@ template <distributed_range A, distributed_range B, class T, class Reduce, class
 /// init red tr(r[0]) red tr(r[1]) ... Collective.
 template <distributed_range R, class T, class Reduce, class Transform>
 [[nodiscard]] T transform_reduce(R&& r, T init, Reduce red, Transform tr) {
+  const auto acting = detail::act_on(r);
   std::optional<T> mine;
   for (auto&& x : r.local()) {
     const T v = static_cast<T>(tr(x));
@@ -87,6 +91,7 @@ template <distributed_range R, class T, class Reduce, class Transform>
 /// The dot product of two aligned ranges. Collective.
 template <distributed_range A, distributed_range B>
 [[nodiscard]] auto dot(A&& a, B&& b) {
+  const auto acting = detail::act_on(a);
   using T = decltype(std::declval<detail::range_value_t<A>>() * std::declval<detail::range_value_t<B>>());
   detail::require_same_size("pgas::dot", a.size(), b.size());
   if (!detail::aligned(a, b)) throw usage_error("pgas::dot: the ranges are laid out differently");

@@ -20,7 +20,7 @@ template <class T, class Op>
 std::optional<T> prefix_before_me(const std::optional<T>& mine, Op op) {
   if constexpr (runtime::accumulable<T> && is_plus<Op, T>) {
     const T sum = runtime::exclusive_prefix(mine.value_or(T{}), runtime::reduce_op::sum, T{},
-                                            runtime::world_comm());
+                                            runtime::current_comm());
     return this_image() == 0 ? std::nullopt : std::optional<T>(sum);
   } else {
     return fold_before_me(mine, op);
@@ -40,6 +40,7 @@ bool scannable_in_place(In& in, Out& out) {
 /// not necessarily commutative. Throws usage_error on every image if the sizes differ.
 template <distributed_range In, distributed_range Out, class Op = std::plus<>>
 void inclusive_scan(In&& in, Out&& out, Op op = {}) {
+  const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::inclusive_scan", in.size(), out.size());
   using T = detail::range_value_t<Out>;
   if (!detail::scannable_in_place(in, out)) {
@@ -65,6 +66,7 @@ void inclusive_scan(In&& in, Out&& out, Op op = {}) {
 /// point. op must be associative.
 template <distributed_range In, distributed_range Out, class T, class Op = std::plus<>>
 void exclusive_scan(In&& in, Out&& out, T init, Op op = {}) {
+  const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::exclusive_scan", in.size(), out.size());
   using V = detail::range_value_t<Out>;
   if (!detail::scannable_in_place(in, out)) {

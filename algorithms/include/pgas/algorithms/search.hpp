@@ -14,11 +14,12 @@ namespace pgas {
 /// How many elements satisfy pred. Collective.
 template <distributed_range R, class Pred>
 [[nodiscard]] std::size_t count_if(R&& r, Pred pred) {
+  const auto acting = detail::act_on(r);
   std::size_t n = 0;
   for (auto&& x : r.local()) {
     if (pred(x)) ++n;
   }
-  return runtime::allreduce(n, runtime::reduce_op::sum, runtime::world_comm());
+  return runtime::allreduce(n, runtime::reduce_op::sum, runtime::current_comm());
 }
 
 /// How many elements equal v. Collective.
@@ -31,6 +32,7 @@ template <distributed_range R, class T>
 /// none does. Collective.
 template <distributed_range R, class Pred>
 [[nodiscard]] std::size_t find_if(R&& r, Pred pred) {
+  const auto acting = detail::act_on(r);
   std::size_t first = r.size();
   std::size_t k = 0;
   for (auto&& x : r.local()) {
@@ -40,7 +42,7 @@ template <distributed_range R, class Pred>
     }
     ++k;
   }
-  return runtime::allreduce(first, runtime::reduce_op::min, runtime::world_comm());
+  return runtime::allreduce(first, runtime::reduce_op::min, runtime::current_comm());
 }
 
 /// The global index of the first element equal to v, or size(). Collective.
@@ -52,6 +54,7 @@ template <distributed_range R, class T>
 /// True if pred holds for every element (for none: true). Collective.
 template <distributed_range R, class Pred>
 [[nodiscard]] bool all_of(R&& r, Pred pred) {
+  const auto acting = detail::act_on(r);
   bool ok = true;
   for (auto&& x : r.local()) {
     if (!pred(x)) {
@@ -59,7 +62,7 @@ template <distributed_range R, class Pred>
       break;
     }
   }
-  return runtime::everyone(ok, runtime::world_comm());
+  return runtime::everyone(ok, runtime::current_comm());
 }
 /// True if pred holds for some element. Collective.
 template <distributed_range R, class Pred>
@@ -76,6 +79,7 @@ template <distributed_range R, class Pred>
 /// aligned when their sizes match (usage_error on every image otherwise).
 template <distributed_range A, distributed_range B>
 [[nodiscard]] bool equal(A&& a, B&& b) {
+  const auto acting = detail::act_on(a);
   if (a.size() != b.size()) return false;  // the same answer on every image, no communication
   if (!detail::aligned(a, b)) {
     throw usage_error("pgas::equal: the ranges are laid out differently; copy one into the "
@@ -89,7 +93,7 @@ template <distributed_range A, distributed_range B>
       break;
     }
   }
-  return runtime::everyone(same, runtime::world_comm());
+  return runtime::everyone(same, runtime::current_comm());
 }
 
 /// Where an extreme element is: its global index (size() for an empty range) and its value.
@@ -123,12 +127,14 @@ element_result<range_value_t<R>> extreme_element(R& r, Better better) {
 /// The least element under comp (the first of equals) and its index. Collective.
 template <distributed_range R, class Compare = std::less<>>
 [[nodiscard]] auto min_element(R&& r, Compare comp = {}) {
+  const auto acting = detail::act_on(r);
   return detail::extreme_element(r, [&comp](const auto& a, const auto& b) { return comp(a, b); });
 }
 
 /// The greatest element under comp (the first of equals) and its index. Collective.
 template <distributed_range R, class Compare = std::less<>>
 [[nodiscard]] auto max_element(R&& r, Compare comp = {}) {
+  const auto acting = detail::act_on(r);
   return detail::extreme_element(r, [&comp](const auto& a, const auto& b) { return comp(b, a); });
 }
 

@@ -48,7 +48,7 @@ void sample_sort(R& r, Compare comp) {
     // p - 1 regular samples per image, gathered and sorted everywhere; every (p)th is a splitter.
     std::vector<T> samples;
     for (std::size_t s = 1; s < p && !mine.empty(); ++s) samples.push_back(mine[s * mine.size() / p]);
-    auto all = runtime::allgatherv(std::span<const T>(samples), runtime::world_comm());
+    auto all = runtime::allgatherv(std::span<const T>(samples), runtime::current_comm());
     std::sort(all.begin(), all.end(), comp);
     std::vector<T> splitters;
     for (std::size_t s = 1; s < p && !all.empty(); ++s) splitters.push_back(all[s * all.size() / p]);
@@ -61,11 +61,11 @@ void sample_sort(R& r, Compare comp) {
       from = to;
     }
     std::vector<std::size_t> received;
-    mine = runtime::exchange(std::span<const T>(mine), counts, runtime::world_comm(), &received);
+    mine = runtime::exchange(std::span<const T>(mine), counts, runtime::current_comm(), &received);
     merge_runs(mine, received, comp);
     // Rebalance: global position of my first element, then send each image its share.
     const std::size_t start = runtime::exclusive_prefix(mine.size(), runtime::reduce_op::sum,
-                                                        std::size_t{0}, runtime::world_comm());
+                                                        std::size_t{0}, runtime::current_comm());
     std::vector<std::size_t> share(p, 0);
     std::size_t share_begin = 0;
     for (std::size_t t = 0; t < p; ++t) {
@@ -75,7 +75,7 @@ void sample_sort(R& r, Compare comp) {
       share[t] = hi > lo ? hi - lo : 0;
       share_begin = share_end;
     }
-    mine = runtime::exchange(std::span<const T>(mine), share, runtime::world_comm());
+    mine = runtime::exchange(std::span<const T>(mine), share, runtime::current_comm());
   }
   std::copy(mine.begin(), mine.end(), mine_span.begin());
 }
@@ -88,6 +88,7 @@ void sample_sort(R& r, Compare comp) {
 /// a block-distributed copy and copied back.
 template <distributed_range R, class Compare = std::less<>>
 void sort(R&& r, Compare comp = {}) {
+  const auto acting = detail::act_on(r);
   using T = detail::range_value_t<R>;
   const layout l = r.layout();
   if constexpr (requires { r.local_size_of(std::size_t{}); r.local().data(); }) {

@@ -71,7 +71,7 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
       surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
     }
   });
-  const bool by_puts = runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::world_comm()) >= 0;
+  const bool by_puts = runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) >= 0;
   struct item {
     std::size_t index;
     T value;
@@ -91,7 +91,7 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
     }
   });
   if (by_puts) return;
-  const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::world_comm());
+  const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::current_comm());
   for (const item& it : arrived) {
     T* here = out.element(it.index).local();
     if (here == nullptr) {
@@ -136,6 +136,7 @@ void map_into(In& in, Out& out, F f) {
 /// usage_error on every image if the sizes differ.
 template <distributed_range In, distributed_range Out, class F>
 void transform(In&& in, Out&& out, F f) {
+  const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::transform", in.size(), out.size());
   detail::map_into(in, out, f);
 }
@@ -143,6 +144,7 @@ void transform(In&& in, Out&& out, F f) {
 /// out[i] = f(in1[i], in2[i]). Collective; in1 and in2 must be aligned (usage_error otherwise).
 template <distributed_range In1, distributed_range In2, distributed_range Out, class F>
 void transform(In1&& in1, In2&& in2, Out&& out, F f) {
+  const auto acting = detail::act_on(in1);
   detail::require_same_size("pgas::transform", in1.size(), in2.size());
   detail::require_same_size("pgas::transform", in1.size(), out.size());
   if (!detail::aligned(in1, in2)) {
@@ -179,6 +181,7 @@ void transform(In1&& in1, In2&& in2, Out&& out, F f) {
 /// Collective; ends with a sync point.
 template <distributed_range In, distributed_range Out>
 void copy(In&& in, Out&& out) {
+  const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::copy", in.size(), out.size());
   detail::map_into(in, out, [](const auto& v) { return v; });
 }
@@ -187,6 +190,7 @@ void copy(In&& in, Out&& out) {
 /// images' `out` is left alone). Collective.
 template <distributed_range In, class T>
 void copy(In&& in, std::vector<T>& out, std::size_t root) {
+  const auto acting = detail::act_on(in);
   detail::require_root("pgas::copy", root);
   struct item {
     std::size_t index;
@@ -201,7 +205,7 @@ void copy(In&& in, std::vector<T>& out, std::size_t root) {
   // Everyone sends its items to the root only: an exchange with zero counts elsewhere.
   std::vector<std::size_t> counts(num_images(), 0);
   counts[root] = mine.size();
-  const auto got = runtime::exchange(std::span<const item>(mine), counts, runtime::world_comm());
+  const auto got = runtime::exchange(std::span<const item>(mine), counts, runtime::current_comm());
   if (this_image() == root) {
     out.assign(in.size(), T{});
     for (const item& it : got) out[it.index] = it.value;
@@ -214,9 +218,10 @@ void copy(In&& in, std::vector<T>& out, std::size_t root) {
 template <class T, distributed_range Out>
   requires detail::addressable_range<Out>
 void copy(std::span<const T> in, Out&& out, std::size_t root) {
+  const auto acting = detail::act_on(out);
   detail::require_root("pgas::copy", root);
   const bool ok = this_image() != root || in.size() == out.size();
-  if (!runtime::everyone(ok, runtime::world_comm())) {
+  if (!runtime::everyone(ok, runtime::current_comm())) {
     throw usage_error("pgas::copy: the root's source does not have the destination's size");
   }
   using U = typename std::remove_cvref_t<Out>::value_type;

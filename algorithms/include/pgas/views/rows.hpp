@@ -29,7 +29,9 @@ class rows_view {
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const { return m_->first_row() + k; }
   /// The layout of a block-distributed array of rows() elements.
-  [[nodiscard]] pgas::layout layout() const { return {distribution_kind::block, 0, 0, size(), 0, size()}; }
+  [[nodiscard]] pgas::layout layout() const {
+    return {distribution_kind::block, 0, 0, size(), 0, size(), m_->team().native()};
+  }
 
  private:
   matrix<T>* m_;

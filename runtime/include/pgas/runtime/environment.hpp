@@ -41,15 +41,19 @@ class environment {
   std::unique_ptr<impl> impl_;
 };
 
-/// This process's image number, 0-based, in the world team. Local.
+/// This process's image number, 0-based, in the team in force (current_team(): the world team
+/// outside every change_team scope). Local.
 [[nodiscard]] std::size_t this_image();
-/// How many images the world team has. Local.
+/// How many images the team in force has. Local.
 [[nodiscard]] std::size_t num_images();
 
 namespace runtime {
 /// pgas's duplicate of MPI_COMM_WORLD, with MPI_ERRORS_RETURN. Throws usage_error if no
 /// environment exists (never started, or already ended). Local.
 [[nodiscard]] MPI_Comm world_comm();
+/// This process's rank in world_comm(), and its size, whatever team is in force. Local.
+[[nodiscard]] std::size_t world_rank();
+[[nodiscard]] std::size_t world_size();
 /// True when every image runs on one shared-memory node, so windows over world_comm() can map
 /// each other's memory (set PGAS_SHARED_MEMORY=0 to keep every access on MPI one-sided calls).
 /// The same on every image. Local.

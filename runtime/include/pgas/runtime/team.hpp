@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace pgas {
 
@@ -27,6 +28,9 @@ class team {
   /// world team as parent. For communicators made outside pgas (Boost.MPI, a library). Comm
   /// may be freed afterwards.
   [[nodiscard]] static team from_native(MPI_Comm comm, int number = -1);
+  /// A team over comm that does not own it (comm must outlive it): a container's team seen
+  /// through its communicator. Local.
+  [[nodiscard]] static team borrowed(MPI_Comm comm);
 
   /// The colour this team was split with (Fortran's team_number()); -1 for the world team.
   /// Local.
@@ -41,15 +45,66 @@ class team {
   void barrier() const;
   /// The team's communicator, with MPI_ERRORS_RETURN. Local.
   [[nodiscard]] MPI_Comm native() const noexcept { return *comm_; }
+  /// The world number of this team's image `image`. Local.
+  [[nodiscard]] int world_rank(std::size_t image) const { return (*world_ranks_)[image]; }
+  /// True when both are the same team (one communicator), however obtained. Local.
+  friend bool operator==(const team& a, const team& b) noexcept { return a.native() == b.native(); }
 
  private:
   // Shared by copies; frees a communicator the team made itself when the last copy goes.
   team(std::shared_ptr<const MPI_Comm> comm, int number, std::shared_ptr<const team> parent);
   std::shared_ptr<const MPI_Comm> comm_;
+  std::shared_ptr<const std::vector<int>> world_ranks_;  // world number of each image
   std::size_t rank_ = 0;
   std::size_t size_ = 1;
   int number_ = -1;
   std::shared_ptr<const team> parent_;  // null for the world team
 };
+
+/// The team in force: that of the innermost change_team scope, or the world team. this_image()
+/// and num_images() are relative to it, and containers, coarrays, sync_all, the co_*
+/// collectives, events and locks made or called without a team use it. Local.
+[[nodiscard]] team current_team();
+
+/// Fortran's CHANGE TEAM ... END TEAM, as a scope: `{ pgas::change_team scope(t); ... }`.
+/// Collective over t at both ends: entering synchronises t's images; leaving completes every
+/// write of t's images and synchronises them (sync_all over t), as END TEAM does. Scopes nest;
+/// t must have been formed from the team in force (split from it), as Fortran requires —
+/// usage_error otherwise, before anything is synchronised. Leaving because of an exception
+/// synchronises nothing (the other images may not be leaving).
+class change_team {
+ public:
+  explicit change_team(const team& t);
+  change_team(const change_team&) = delete;
+  change_team& operator=(const change_team&) = delete;
+  change_team(change_team&&) = delete;
+  change_team& operator=(change_team&&) = delete;
+  ~change_team();
+
+ private:
+  int exceptions_at_entry_;
+};
+
+namespace runtime {
+/// Makes t the team in force for the library's own work on a container of t (an algorithm, a
+/// collective member function), without synchronising anyone, until it goes. Local.
+class acting_team {
+ public:
+  explicit acting_team(const team& t);
+  /// The team of communicator comm (a container's); nothing changes when comm is the team in
+  /// force already, or MPI_COMM_NULL.
+  explicit acting_team(MPI_Comm comm);
+  acting_team(const acting_team&) = delete;
+  acting_team& operator=(const acting_team&) = delete;
+  ~acting_team();
+
+ private:
+  bool pushed_ = false;
+};
+/// current_team()'s communicator, without copying the team. Local.
+[[nodiscard]] MPI_Comm current_comm();
+/// Forgets every change_team scope (the environment ends). Local.
+void reset_team_scopes() noexcept;
+}  // namespace runtime
 
 }  // namespace pgas

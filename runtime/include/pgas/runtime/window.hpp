@@ -194,8 +194,8 @@ class window {
   static window finish_creation(std::unique_ptr<window_state> s, std::size_t bytes, int disp_unit,
                                 window_flavor flavor,
                                 const std::vector<std::size_t>* every_rank_bytes = nullptr);
-  // Decides the flavor and the pooling of container windows (world_window.hpp).
-  friend window allocate_world_window(std::size_t bytes, int disp_unit,
+  // Decides the flavor and the pooling of container windows (team_window.hpp).
+  friend window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                       const std::vector<std::size_t>& every_rank_bytes);
   window_state& state() const;
   void release() noexcept;

@@ -1,4 +1,4 @@
-#include <pgas/runtime/world_window.hpp>
+#include <pgas/runtime/team_window.hpp>
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
@@ -10,10 +10,9 @@
 
 namespace pgas::runtime {
 
-window allocate_world_window(std::size_t bytes, int disp_unit,
-                             const std::vector<std::size_t>& every_rank_bytes) {
-  const MPI_Comm world = world_comm();
-  if (auto kept = window_pool::take(world, every_rank_bytes, disp_unit)) {
+window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
+                            const std::vector<std::size_t>& every_rank_bytes) {
+  if (auto kept = window_pool::take(comm, every_rank_bytes, disp_unit)) {
     live_windows().push_back(kept.get());
     if (statistics::enabled) ++statistics::counters.windows_from_pool;
     return window{std::move(kept)};
@@ -22,9 +21,9 @@ window allocate_world_window(std::size_t bytes, int disp_unit,
   if (world_shares_memory()) {
     window_hints hints;
     hints.shared_noncontig = true;  // each part first touched by its owner, not one block
-    w = window::allocate_shared(world, bytes, disp_unit, every_rank_bytes, hints);
+    w = window::allocate_shared(comm, bytes, disp_unit, every_rank_bytes, hints);
   } else {
-    w = window::allocate(world, bytes, disp_unit, every_rank_bytes);
+    w = window::allocate(comm, bytes, disp_unit, every_rank_bytes);
   }
   w.state().poolable = true;
   return w;
