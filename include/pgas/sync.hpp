@@ -6,6 +6,7 @@
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <initializer_list>
 #include <span>
@@ -33,6 +34,12 @@ inline void sync_images(std::span<const std::size_t> images) {
                         std::to_string(in_force.size()) + " images");
     }
     ranks.push_back(in_force.world_rank(img));
+  }
+  // Named twice: said here in the team's numbers (the runtime would say it in the world's).
+  std::vector<std::size_t> sorted(images.begin(), images.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end()) {
+    throw usage_error("sync_images: image " + std::to_string(*twice) + " is named twice");
   }
   runtime::sync_images(ranks);
 }

@@ -1,0 +1,206 @@
+// Teams everywhere: change_team scopes, containers and coarrays made on a team (in a scope or
+// named), collectives, sync points, events, locks and algorithms over a team, nesting, and
+// containers that keep their team whichever scope is in force.
+#include <pgas/algorithms.hpp>
+#include <pgas/pgas.hpp>
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+// Two teams: even and odd world images (one team when there is one image).
+pgas::team halves() { return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2)); }
+
+TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
+  const std::size_t world_me = pgas::this_image();
+  const std::size_t world_n = pgas::num_images();
+  const pgas::team t = halves();
+  {
+    const pgas::change_team scope(t);
+    EXPECT_EQ(pgas::this_image(), world_me / 2);
+    EXPECT_EQ(pgas::num_images(), world_me % 2 == 0 ? (world_n + 1) / 2 : world_n / 2);
+    EXPECT_TRUE(pgas::current_team() == t);
+    EXPECT_EQ(pgas::current_team().number(), static_cast<int>(world_me % 2));
+    EXPECT_EQ(pgas::co_sum(1), static_cast<int>(t.size()));
+    EXPECT_EQ(pgas::co_broadcast(static_cast<int>(world_me), 0), static_cast<int>(world_me % 2));
+    pgas::sync_all();
+    pgas::sync_images(pgas::all_images);
+    if (t.size() > 2) {
+      const std::size_t n = t.size();
+      const std::size_t me = t.rank();
+      pgas::sync_images({(me + 1) % n, (me + n - 1) % n});
+    }
+  }
+  EXPECT_EQ(pgas::this_image(), world_me);
+  EXPECT_EQ(pgas::num_images(), world_n);
+  EXPECT_TRUE(pgas::current_team() == pgas::team::world());
+  EXPECT_EQ(pgas::co_sum(1), static_cast<int>(world_n));
+}
+
+TEST(Teams, scopes_nest_and_unwind_in_order) {
+  const pgas::team t = halves();
+  const pgas::change_team outer(t);
+  const pgas::team u = pgas::current_team().split(static_cast<int>(pgas::this_image() % 2));
+  {
+    const pgas::change_team inner(u);
+    EXPECT_EQ(pgas::num_images(), u.size());
+    EXPECT_TRUE(pgas::current_team().parent() == t);
+    EXPECT_EQ(pgas::co_sum(1), static_cast<int>(u.size()));
+  }
+  EXPECT_TRUE(pgas::current_team() == t);
+  EXPECT_EQ(pgas::co_sum(1), static_cast<int>(t.size()));
+}
+
+TEST(Teams, containers_made_in_a_scope_live_on_the_team_and_keep_it_outside) {
+  const pgas::team t = halves();
+  const int colour = static_cast<int>(pgas::this_image() % 2);
+  std::optional<pgas::array<long, pgas::cyclic>> a;
+  {
+    const pgas::change_team scope(t);
+    a.emplace(25);
+    EXPECT_TRUE(a->team() == t);
+    for (std::size_t i = pgas::this_image(); i < a->size(); i += pgas::num_images()) (*a)[i] = 1000 * colour + static_cast<long>(i);
+    pgas::sync_all();
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      ASSERT_EQ((*a)[i].get(), 1000 * colour + static_cast<long>(i));
+      ASSERT_LT(a->owner(i), t.size());
+    }
+    pgas::sync_all();
+  }
+  // In the world scope the array is still its team's: owner() and the algorithms say so.
+  EXPECT_EQ(a->owner(a->size() - 1), (a->size() - 1) % t.size());
+  const long want = 25L * 1000 * colour + 24L * 25 / 2;
+  EXPECT_EQ(pgas::reduce(*a), want);
+  EXPECT_EQ(pgas::count_if(*a, [](long v) { return v % 2 == 0; }), 13U);  // 0, 2, ..., 24 (+ 1000)
+  pgas::fill(*a, 7L);
+  EXPECT_EQ(pgas::reduce(*a), 7L * 25);
+  pgas::sync_all(t);
+  a.reset();  // collective over t
+}
+
+TEST(Teams, a_team_named_first_makes_every_kind_of_container_on_it) {
+  const pgas::team t = halves();
+  const std::size_t me = t.rank();
+  const std::size_t n = t.size();
+  pgas::array<double> a(t, 40, pgas::block{}, 1.5);
+  EXPECT_EQ(pgas::reduce(a), 60.0);
+  pgas::vector<int> v(t);
+  for (std::size_t k = 0; k <= me; ++k) v.push_back(static_cast<int>(me));
+  v.commit();
+  EXPECT_EQ(v.size(), n * (n + 1) / 2);
+  pgas::matrix<int> m(t, 4 * n, 3, 1, pgas::boundary::periodic, -1);
+  for (std::size_t i = 0; i < m.local_rows(); ++i) m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i);
+  m.exchange_halo();
+  if (m.local_rows() > 0) {
+    EXPECT_EQ(m.local()(-1, 0), static_cast<int>((m.first_row() + 4 * n - 1) % (4 * n)));
+  }
+  pgas::unordered_map<int, int> map(t);
+  map.insert(static_cast<int>(me), static_cast<int>(10 * me));
+  map.commit();
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(map.find(static_cast<int>(k)), std::optional<int>(static_cast<int>(10 * k)));
+  pgas::coarray<int> x(t, -1);
+  x(( me + 1) % n) = static_cast<int>(me);
+  pgas::sync_all(t);
+  EXPECT_EQ(*x, static_cast<int>((me + n - 1) % n));
+  pgas::coarray<int[]> row(t, 3);
+  EXPECT_THROW((void)row(n), pgas::out_of_range);
+  pgas::sync_all(t);
+}
+
+TEST(Teams, collectives_take_a_team_named_last) {
+  const pgas::team t = halves();
+  EXPECT_EQ(pgas::co_sum(2, t), 2 * static_cast<int>(t.size()));
+  EXPECT_EQ(pgas::co_max(static_cast<int>(t.rank()), t), static_cast<int>(t.size()) - 1);
+  EXPECT_EQ(pgas::co_min(static_cast<int>(t.rank()), t), 0);
+  EXPECT_EQ(pgas::co_broadcast(static_cast<int>(t.rank()) + 5, t.size() - 1, t), static_cast<int>(t.size()) + 4);
+  std::vector<long> v{1, static_cast<long>(t.rank())};
+  pgas::co_sum(std::span<long>(v), std::nullopt, t);
+  EXPECT_EQ(v[0], static_cast<long>(t.size()));
+  EXPECT_EQ(v[1], static_cast<long>(t.size() * (t.size() - 1) / 2));
+  std::vector<long> w{static_cast<long>(t.rank())};
+  pgas::co_broadcast(std::span<long>(w), 0, t);
+  EXPECT_EQ(w[0], 0);
+  std::vector<long> z{3};
+  auto f = pgas::async_co_sum(std::span<long>(z), t);
+  f.wait();
+  EXPECT_EQ(z[0], 3 * static_cast<long>(t.size()));
+  pgas::sync_all(t);
+}
+
+TEST(Teams, events_locks_and_critical_sections_on_a_team) {
+  const pgas::team t = halves();
+  const pgas::change_team scope(t);
+  const std::size_t me = pgas::this_image();
+  const std::size_t n = pgas::num_images();
+  pgas::event ev;
+  ev.post((me + 1) % n);
+  ev.wait();
+  EXPECT_EQ(ev.query(), 0);
+  pgas::coarray<long> total(0L);
+  pgas::critical cs;
+  for (int k = 0; k < 20; ++k) {
+    const std::lock_guard guard(cs);
+    total(0) = total(0).get() + 1;
+  }
+  pgas::sync_all();
+  EXPECT_EQ(total(0).get(), 20L * static_cast<long>(n));
+  pgas::lock_type lk;
+  lk.lock(n - 1);
+  lk.unlock(n - 1);
+  pgas::sync_all();
+}
+
+TEST(Teams, algorithms_sort_scan_and_copy_within_a_team) {
+  const pgas::team t = halves();
+  pgas::array<int> a(t, 101);
+  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<int>((a.global_index(k) * 37) % 101);
+  pgas::sync_all(t);
+  pgas::sort(a);
+  std::vector<int> all;
+  pgas::copy(a, all, 0);
+  if (t.rank() == 0) {
+    std::vector<int> want(101);
+    std::iota(want.begin(), want.end(), 0);
+    EXPECT_EQ(all, want);
+  }
+  pgas::array<int> b(t, 101);
+  pgas::inclusive_scan(a, b);
+  EXPECT_EQ(b[100].get(), 100 * 101 / 2);
+  pgas::array<int, pgas::cyclic> c(t, 101);
+  pgas::copy(a, c);
+  EXPECT_TRUE(pgas::equal(c, c));
+  EXPECT_EQ(c[57].get(), 57);
+  pgas::sync_all(t);
+}
+
+TEST(Teams, windows_are_reused_per_team_and_freed_with_it) {
+  for (int round = 0; round < 3; ++round) {
+    const pgas::team t = halves();
+    for (int k = 0; k < 10; ++k) {
+      pgas::array<long> a(t, 64);
+      a[static_cast<std::size_t>(k)] = k;
+      pgas::sync_all(t);
+    }
+  }  // each team, and the windows kept for it, go here
+  pgas::array<long> w(64);  // the world's own pool still works
+  w[0] = 1;
+  pgas::sync_all();
+  EXPECT_EQ(w[0].get(), 1);
+  pgas::sync_all();
+}
+
+TEST(Teams, the_node_team_is_a_team_like_any_other) {
+  const pgas::team node = pgas::team::shared_memory();
+  const pgas::change_team scope(node);
+  EXPECT_EQ(pgas::num_images(), node.size());
+  pgas::array<int> a(node.size());
+  a[pgas::this_image()] = 1;
+  pgas::sync_all();
+  EXPECT_EQ(pgas::reduce(a), static_cast<int>(node.size()));
+}
+
+}  // namespace
