@@ -510,4 +510,38 @@ TEST_F(BadInput, bitwise_accumulate_of_floating_point_elements) {
   pgas::sync_all();
 }
 
+// ---- teams ----
+
+TEST_F(BadInput, change_team_with_a_team_not_formed_from_the_team_in_force) {
+  const pgas::team halves = pgas::team::world().split(static_cast<int>(me() % 2));
+  const pgas::team others = pgas::team::world().split(0);
+  const pgas::change_team scope(halves);
+  // `others` was split from the world, not from `halves`: refused before anyone waits.
+  EXPECT_THROW(pgas::change_team inner(others), pgas::usage_error);
+  EXPECT_TRUE(pgas::current_team() == halves);
+}
+
+TEST_F(BadInput, image_numbers_past_a_teams_size) {
+  const pgas::team t = pgas::team::world().split(static_cast<int>(me() % 2));
+  pgas::coarray<int> x(t);
+  EXPECT_THROW((void)x(t.size()), pgas::out_of_range);
+  pgas::event ev(t);
+  EXPECT_THROW(ev.post(t.size()), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::co_broadcast(1, t.size(), t), pgas::usage_error);
+  {
+    const pgas::change_team scope(t);
+    EXPECT_THROW(pgas::sync_images({pgas::num_images()}), pgas::usage_error);
+  }
+  pgas::sync_all(t);
+}
+
+TEST_F(BadInput, ranges_on_different_teams_are_never_aligned) {
+  if (images() == 1) GTEST_SKIP() << "one image: every range is aligned";
+  const pgas::team t = pgas::team::world().split(0);  // every image, but another team
+  pgas::array<int> on_world(10);
+  pgas::array<int> on_t(t, 10);
+  EXPECT_THROW((void)pgas::dot(on_world, on_t), pgas::usage_error);
+  pgas::sync_all();
+}
+
 }  // namespace
