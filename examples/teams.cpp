@@ -1,9 +1,10 @@
-// Teams, Fortran 2018 style: the images split into `--teams` teams, each team estimates pi on
-// its own (a midpoint rule over its share of [0, 1], with as many intervals as the team has
-// images times --intervals), with containers, algorithms and collectives that know only their
-// team; then the world compares the teams' answers.
+// Teams, Fortran 2018 style: the images split into two teams (even and odd images); each team,
+// inside its change_team scope, runs the same heat-diffusion problem on a pgas::matrix made
+// inside the scope, with containers, algorithms and collectives that know only their team.
+// Afterwards the whole job compares the two teams' results with co_* on the world: the same
+// problem on differently split grids must give the same field.
 //
-//   form team (1 + mod(this_image(), teams), t);  change team (t) ... end team
+//   form team (1 + mod(this_image(), 2), t);  change team (t) ... end team
 #include <pgas/algorithms.hpp>
 
 #include <cmath>
@@ -11,47 +12,76 @@
 
 #include <pgas_programs/command_line.hpp>
 
-int main(int argc, char** argv) {
-  pgas::environment env(argc, argv);
-  std::size_t teams = 2;
-  std::size_t intervals = 1000000;
-  CLI::App app{"Teams: each team of images estimates pi by itself, then the world compares.", "teams"};
-  app.add_option("--teams", teams, "how many teams to split the images into")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--intervals", intervals, "midpoint-rule intervals per image")->capture_default_str()->check(CLI::PositiveNumber);
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+namespace {
 
-  const std::size_t world_images = pgas::num_images();
-  const auto colour = static_cast<int>(pgas::this_image() % teams);
-  const pgas::team t = pgas::current_team().split(colour);
-  pgas::coarray<double> estimate_of_team(0.0);  // a world coarray: image k keeps team k's answer
-  {
-    const pgas::change_team scope(t);  // from here on, images are numbered within the team
-    const std::size_t n = intervals * pgas::num_images();
-    pgas::array<double> heights(n);  // lives on the team: block-distributed over its images
-    for (std::size_t k = 0; k < heights.local().size(); ++k) {
-      const double x = (static_cast<double>(heights.global_index(k)) + 0.5) / static_cast<double>(n);
-      heights.local()[k] = 4.0 / (1.0 + x * x);
-    }
-    pgas::sync_all();  // the team's images only
-    const double pi = pgas::reduce(heights) / static_cast<double>(n);
-    // The team's first image reports to the world image numbered like the team; the coarray
-    // was made on the world, so its image numbers are the world's, whatever scope is in force.
-    if (pgas::this_image() == 0) estimate_of_team(static_cast<std::size_t>(colour)) = pi;
-  }  // end team: the team's images synchronise
-  pgas::sync_all();  // the world's
+struct result {
+  double total = 0;   // the field's sum
+  double middle = 0;  // the field at the grid's centre
+};
 
-  bool ok = true;
-  const std::size_t formed = std::min(teams, world_images);
-  if (pgas::this_image() == 0) {
-    std::printf("%zu images in %zu teams\n", world_images, formed);
-    for (std::size_t k = 0; k < formed; ++k) {
-      const double pi = estimate_of_team(k).get();
-      const bool close = std::fabs(pi - M_PI) < 1e-9;
-      ok = ok && close;
-      std::printf("team %zu: pi ~ %.12f (error %.1e) %s\n", k + 1, pi, std::fabs(pi - M_PI), close ? "" : "WRONG");
+// Jacobi steps of the 5-point Laplacian on an n x n grid whose top edge is held at 1, on the
+// team in force. Collective over it.
+result diffuse(std::size_t n, int steps) {
+  pgas::matrix<double> a(n, n, 1, pgas::boundary::fixed, 0.0);
+  pgas::matrix<double> b(n, n, 1, pgas::boundary::fixed, 0.0);
+  for (auto* m : {&a, &b}) {
+    if (m->local_rows() > 0 && m->first_row() == 0) {
+      for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(n); ++j) m->local()(-1, j) = 1.0;
     }
   }
-  ok = pgas::co_broadcast(ok, 0);
-  if (pgas::this_image() == 0) std::printf("%s\n", ok ? "every team agrees" : "ERROR: a team is wrong");
-  return ok ? 0 : 1;
+  pgas::sync_all();
+  pgas::matrix<double>* from = &a;
+  pgas::matrix<double>* to = &b;
+  for (int it = 0; it < steps; ++it) {
+    pgas::stencil_for_each(*from, *to, 0, [](const pgas::stencil_point<double>& c, double& o) {
+      o = c(0, 0) + 0.2 * (c(-1, 0) + c(1, 0) + c(0, -1) + c(0, 1) - 4 * c(0, 0));
+    });
+    std::swap(from, to);
+  }
+  pgas::sync_all();
+  double mine = 0;
+  for (std::size_t i = 0; i < from->local_rows(); ++i) {
+    for (std::size_t j = 0; j < n; ++j) mine += from->local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
+  }
+  return {pgas::co_sum(mine), (*from)(n / 2, n / 2).get()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pgas::environment env(argc, argv);
+  std::size_t n = 200;
+  int steps = 500;
+  CLI::App app{"Teams: two teams of images each run the same heat-diffusion problem alone; the whole job "
+               "then compares their results.", "teams"};
+  app.add_option("--n", n, "grid points per side")->capture_default_str()->check(CLI::Range(std::size_t{4}, std::size_t{1} << 20));
+  app.add_option("--steps", steps, "diffusion steps")->capture_default_str()->check(CLI::NonNegativeNumber);
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+
+  const std::size_t colour = pgas::this_image() % 2;
+  const pgas::team t = pgas::current_team().split(static_cast<int>(colour));
+  pgas::coarray<result> of_team;  // on the world: image k keeps team k's result
+  {
+    const pgas::change_team scope(t);  // from here on, images are numbered within the team
+    const result r = diffuse(n, steps);
+    if (pgas::this_image() == 0) of_team(colour) = r;
+    if (pgas::this_image() == 0) {
+      std::printf("team %zu (%zu images): total heat %.12f, centre %.12e\n", colour + 1, pgas::num_images(), r.total,
+                  r.middle);
+    }
+  }  // end team: the team's images synchronise
+  pgas::sync_all();
+
+  // The world compares: every image reads both teams' results (one team when alone).
+  const std::size_t teams = std::min<std::size_t>(2, pgas::num_images());
+  const result first = of_team(0).get();
+  const result last = of_team(teams - 1).get();
+  const double spread = std::fabs(first.total - last.total) / std::max(1.0, std::fabs(first.total));
+  const bool agree = pgas::co_max(spread) < 1e-12 && pgas::co_min(first.middle == last.middle ? 1 : 0) == 1 &&
+                     first.total > 0;
+  if (pgas::this_image() == 0) {
+    std::printf("%zu images in %zu teams: %s\n", pgas::num_images(), teams,
+                agree ? "the teams agree" : "ERROR: the teams disagree");
+  }
+  return agree ? 0 : 1;
 }

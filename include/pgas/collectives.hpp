@@ -258,5 +258,25 @@ template <class T>
   const runtime::acting_team on(t);
   return async_co_sum(values);
 }
+template <class T>
+[[nodiscard]] future<void> async_co_min(std::span<T> values, const team& t) {
+  const runtime::acting_team on(t);
+  return async_co_min(values);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_max(std::span<T> values, const team& t) {
+  const runtime::acting_team on(t);
+  return async_co_max(values);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_reduce(std::span<T> values, reduce_op op, const team& t) {
+  const runtime::acting_team on(t);
+  return async_co_reduce(values, op);
+}
+template <class T>
+[[nodiscard]] future<void> async_co_broadcast(std::span<T> values, std::size_t source_image, const team& t) {
+  const runtime::acting_team on(t);
+  return async_co_broadcast(values, source_image);
+}
 
 }  // namespace pgas

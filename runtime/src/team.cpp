@@ -115,6 +115,8 @@ team current_team() {
   return scopes().empty() ? team::world() : scopes().back();
 }
 
+int team_number() { return scopes().empty() ? -1 : scopes().back().number(); }
+
 std::size_t this_image() {
   runtime::require_environment("pgas::this_image()");
   return scopes().empty() ? runtime::world_rank() : scopes().back().rank();

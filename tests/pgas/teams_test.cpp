@@ -25,6 +25,7 @@ TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
     EXPECT_EQ(pgas::num_images(), world_me % 2 == 0 ? (world_n + 1) / 2 : world_n / 2);
     EXPECT_TRUE(pgas::current_team() == t);
     EXPECT_EQ(pgas::current_team().number(), static_cast<int>(world_me % 2));
+    EXPECT_EQ(pgas::team_number(), static_cast<int>(world_me % 2));
     EXPECT_EQ(pgas::co_sum(1), static_cast<int>(t.size()));
     EXPECT_EQ(pgas::co_broadcast(static_cast<int>(world_me), 0), static_cast<int>(world_me % 2));
     pgas::sync_all();
@@ -38,6 +39,7 @@ TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
   EXPECT_EQ(pgas::this_image(), world_me);
   EXPECT_EQ(pgas::num_images(), world_n);
   EXPECT_TRUE(pgas::current_team() == pgas::team::world());
+  EXPECT_EQ(pgas::team_number(), -1);
   EXPECT_EQ(pgas::co_sum(1), static_cast<int>(world_n));
 }
 
@@ -128,6 +130,10 @@ TEST(Teams, collectives_take_a_team_named_last) {
   auto f = pgas::async_co_sum(std::span<long>(z), t);
   f.wait();
   EXPECT_EQ(z[0], 3 * static_cast<long>(t.size()));
+  std::vector<long> r{static_cast<long>(t.rank())};
+  auto g = pgas::async_co_max(std::span<long>(r), t);
+  g.wait();
+  EXPECT_EQ(r[0], static_cast<long>(t.size()) - 1);
   pgas::sync_all(t);
 }
 

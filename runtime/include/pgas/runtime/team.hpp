@@ -65,6 +65,9 @@ class team {
 /// and num_images() are relative to it, and containers, coarrays, sync_all, the co_*
 /// collectives, events and locks made or called without a team use it. Local.
 [[nodiscard]] team current_team();
+/// The number of the team in force (Fortran's team_number()): its colour, -1 for the world.
+/// Local.
+[[nodiscard]] int team_number();
 
 /// Fortran's CHANGE TEAM ... END TEAM, as a scope: `{ pgas::change_team scope(t); ... }`.
 /// Collective over t at both ends: entering synchronises t's images; leaving completes every
