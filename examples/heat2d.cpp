@@ -62,8 +62,9 @@ int restore_if_asked(const settings& s, const fields& state) {
   if (pgas::this_image() == 0) std::printf("restarting from step %lld of %s\n", static_cast<long long>(step), s.restart.c_str());
   return static_cast<int>(step);
 #else
+  (void)s;  // without HDF5 there is no --restart option
   (void)state;
-  return s.restart.empty() ? 0 : throw pgas::usage_error("--restart needs a build with parallel HDF5");
+  return 0;
 #endif
 }
 
