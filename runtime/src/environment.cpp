@@ -7,10 +7,14 @@
 
 #include "window_pool.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <thread>
 
 namespace pgas {
 namespace {
@@ -21,6 +25,7 @@ struct world_state {
   int rank = 0;
   int size = 1;
   bool shares_memory = false;  // every image can map every other's window memory
+  bool oversubscribed = false;  // this node runs more images than this process may use cores
 };
 
 world_state* current = nullptr;  // the one live environment's state, or null
@@ -52,9 +57,8 @@ bool shared_memory_wanted() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
-// True on every image alike when all images run on one shared-memory node and none turned it
-// off: a window's flavor must be the same on every process.
-bool agree_on_shared_memory(MPI_Comm world, int size) {
+// How many images run on this node. Collective over world.
+int images_on_this_node(MPI_Comm world) {
   MPI_Comm node = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
                  "MPI_Comm_split_type");
@@ -62,6 +66,20 @@ bool agree_on_shared_memory(MPI_Comm world, int size) {
   const int err = MPI_Comm_size(node, &node_size);
   MPI_Comm_free(&node);
   runtime::check(err, "MPI_Comm_size");
+  return node_size;
+}
+
+// The cores this process may run on (its affinity mask), at least 1.
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  return std::max(1, CPU_COUNT(&set));
+}
+
+// True on every image alike when all images run on one shared-memory node and none turned it
+// off: a window's flavor must be the same on every process.
+bool agree_on_shared_memory(MPI_Comm world, int size, int node_size) {
   int mine = node_size == size && shared_memory_wanted() ? 1 : 0;
   int all = 0;
   runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
@@ -112,7 +130,9 @@ void environment::start(int* argc, char*** argv) {
   s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
-  s.shares_memory = agree_on_shared_memory(s.world, s.size);
+  const int node_size = images_on_this_node(s.world);
+  s.shares_memory = agree_on_shared_memory(s.world, s.size, node_size);
+  s.oversubscribed = node_size > usable_cores();
   runtime::statistics::start_from_environment();
   current = &s;
 }
@@ -163,6 +183,8 @@ bool world_shares_memory() {
   require_environment("the world team");
   return current->shares_memory;
 }
+
+bool oversubscribed() noexcept { return current != nullptr && current->oversubscribed; }
 
 std::size_t world_rank() {
   require_environment("the world team");
