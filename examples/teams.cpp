@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/heat_diffusion.hpp>
 
 namespace {
 
@@ -22,20 +23,11 @@ struct result {
 // Jacobi steps of the 5-point Laplacian on an n x n grid whose top edge is held at 1, on the
 // team in force. Collective over it.
 result diffuse(std::size_t n, int steps) {
-  pgas::matrix<double> a(n, n, 1, pgas::boundary::fixed, 0.0);
-  pgas::matrix<double> b(n, n, 1, pgas::boundary::fixed, 0.0);
-  for (auto* m : {&a, &b}) {
-    if (m->local_rows() > 0 && m->first_row() == 0) {
-      for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(n); ++j) m->local()(-1, j) = 1.0;
-    }
-  }
-  pgas::sync_all();
-  pgas::matrix<double>* from = &a;
-  pgas::matrix<double>* to = &b;
+  heat::fields f(n);
+  pgas::matrix<double>* from = &f.a;
+  pgas::matrix<double>* to = &f.b;
   for (int it = 0; it < steps; ++it) {
-    pgas::stencil_for_each(*from, *to, 0, [](const pgas::stencil_point<double>& c, double& o) {
-      o = c(0, 0) + 0.2 * (c(-1, 0) + c(1, 0) + c(0, -1) + c(0, 1) - 4 * c(0, 0));
-    });
+    heat::step(*from, *to);
     std::swap(from, to);
   }
   pgas::sync_all();
