@@ -25,7 +25,7 @@ struct world_state {
   int rank = 0;
   int size = 1;
   bool shares_memory = false;  // every image can map every other's window memory
-  bool oversubscribed = false;  // this node runs more images than this process may use cores
+  bool oversubscribed = false;  // this node runs more images than its images may use cores
 };
 
 world_state* current = nullptr;  // the one live environment's state, or null
@@ -57,30 +57,40 @@ bool shared_memory_wanted() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
-// How many images run on this node. Collective over world.
-int images_on_this_node(MPI_Comm world) {
+// How many images run on this node, and how many cores they may run on between them (the union
+// of their affinity masks: a launcher that binds each image to one core narrows each mask, not
+// the node). Collective over world.
+struct node_shape {
+  int images = 1;
+  int cores = 1;
+};
+
+node_shape shape_of_this_node(MPI_Comm world) {
   MPI_Comm node = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
                  "MPI_Comm_split_type");
-  int node_size = 0;
-  const int err = MPI_Comm_size(node, &node_size);
+  node_shape out;
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+    for (unsigned c = 0; c < std::max(1U, std::thread::hardware_concurrency()) && c < CPU_SETSIZE; ++c) CPU_SET(c, &mine);
+  }
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  int err = MPI_Comm_size(node, &out.images);
+  if (err == MPI_SUCCESS) {
+    err = MPI_Allreduce(&mine, &all, static_cast<int>(sizeof(cpu_set_t)), MPI_BYTE, MPI_BOR, node);
+  }
   MPI_Comm_free(&node);
-  runtime::check(err, "MPI_Comm_size");
-  return node_size;
-}
-
-// The cores this process may run on (its affinity mask), at least 1.
-int usable_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  return std::max(1, CPU_COUNT(&set));
+  runtime::check(err, "MPI_Allreduce");
+  out.cores = std::max(1, CPU_COUNT(&all));
+  return out;
 }
 
 // True on every image alike when all images run on one shared-memory node and none turned it
 // off: a window's flavor must be the same on every process.
-bool agree_on_shared_memory(MPI_Comm world, int size, int node_size) {
-  int mine = node_size == size && shared_memory_wanted() ? 1 : 0;
+bool agree_on_shared_memory(MPI_Comm world, int size, int node_images) {
+  int mine = node_images == size && shared_memory_wanted() ? 1 : 0;
   int all = 0;
   runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
   return all == 1;
@@ -130,9 +140,9 @@ void environment::start(int* argc, char*** argv) {
   s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
-  const int node_size = images_on_this_node(s.world);
-  s.shares_memory = agree_on_shared_memory(s.world, s.size, node_size);
-  s.oversubscribed = node_size > usable_cores();
+  const node_shape node = shape_of_this_node(s.world);
+  s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
+  s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
   current = &s;
 }

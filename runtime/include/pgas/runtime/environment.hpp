@@ -58,8 +58,8 @@ namespace runtime {
 /// each other's memory (set PGAS_SHARED_MEMORY=0 to keep every access on MPI one-sided calls).
 /// The same on every image. Local.
 [[nodiscard]] bool world_shares_memory();
-/// True when this node runs more images than this process may use cores (its affinity), so a
-/// waiting image should give its core away between polls. Local.
+/// True when this node runs more images than they may use cores between them (the union of
+/// their affinity masks), so a waiting image should give its core away between polls. Local.
 [[nodiscard]] bool oversubscribed() noexcept;
 /// A second duplicate for the library's own point-to-point notifications, so they can never
 /// match a user's messages or a collective. Local.
