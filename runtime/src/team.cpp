@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 
 namespace pgas {
@@ -61,9 +62,21 @@ team::team(std::shared_ptr<const MPI_Comm> comm, int number, std::shared_ptr<con
   world_ranks_ = std::move(in_world);
 }
 
+namespace {
+// The world team, made once per environment: every container made outside a change_team scope
+// asks for it, and making one translates ranks (MPI_Group_translate_ranks).
+std::optional<team>& world_team_cache() {
+  static std::optional<team> world;
+  return world;
+}
+}  // namespace
+
 team team::world() {
   // The environment owns the world duplicate; the team only refers to it.
-  return team{std::make_shared<const MPI_Comm>(runtime::world_comm()), -1, nullptr};
+  const MPI_Comm comm = runtime::world_comm();
+  auto& cached = world_team_cache();
+  if (!cached || cached->native() != comm) cached = team{std::make_shared<const MPI_Comm>(comm), -1, nullptr};
+  return *cached;
 }
 
 namespace {
@@ -167,7 +180,10 @@ MPI_Comm current_comm() {
   return scopes().empty() ? world_comm() : scopes().back().native();
 }
 
-void reset_team_scopes() noexcept { scopes().clear(); }
+void reset_team_scopes() noexcept {
+  scopes().clear();
+  world_team_cache().reset();
+}
 
 }  // namespace runtime
 
