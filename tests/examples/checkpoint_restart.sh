@@ -48,7 +48,11 @@ echo "identical after a kill at step >= $step"
 
 echo "== 5. a checkpoint that cannot be written leaves the previous one whole"
 cp ck.h5 before.h5
-mkdir -p ck.h5.tmp/blocker   # the temporary name is taken by a directory that cannot be removed
+# The kill may have landed inside a later checkpoint's write, leaving ck.h5.tmp half written
+# (ck.h5 was still whole: step 3 restarted from it). Replace it by a directory that cannot be
+# removed, which blocks the temporary name.
+rm -rf ck.h5.tmp
+mkdir -p ck.h5.tmp/blocker
 if run --mode heat --n 160 --iterations 100 --checkpoint ck.h5 --checkpoint-every 50 > failed.log 2>&1; then
   echo "FAIL: the checkpoint write succeeded where it could not"; cat failed.log; exit 1
 fi
