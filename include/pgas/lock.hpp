@@ -25,8 +25,7 @@ class lock_type {
   /// Collective over the team in force: every image's lock starts free.
   lock_type() : lock_type(current_team()) {}
   /// Collective over team t: lock(img) names t's images.
-  explicit lock_type(const team& t)
-      : images_{t.size()}, cells_(t, images_ * per_image()), held_(images_, false) {}
+  explicit lock_type(const team& t) : cells_(t, t.size() * (1 + 2 * t.size())), held_(t.size(), false) {}
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
@@ -86,17 +85,18 @@ class lock_type {
   // Image i's cells: the queue's tail for the lock on i, then for each image t its queue node
   // for the lock on t (who follows it, and whether it still waits). Values name an image as
   // its number + 1; 0 is none.
-  [[nodiscard]] std::size_t per_image() const { return 1 + 2 * images_; }
+  [[nodiscard]] std::size_t images() const { return cells_.team().size(); }
+  [[nodiscard]] std::size_t per_image() const { return 1 + 2 * images(); }
   [[nodiscard]] std::size_t tail(std::size_t img) const { return img * per_image(); }
   [[nodiscard]] std::size_t next(std::size_t who, std::size_t img) const { return who * per_image() + 1 + img; }
   [[nodiscard]] std::size_t waiting(std::size_t who, std::size_t img) const {
-    return who * per_image() + 1 + images_ + img;
+    return who * per_image() + 1 + images() + img;
   }
   static std::int64_t tag(std::size_t img) { return static_cast<std::int64_t>(img) + 1; }
   static std::size_t image_of(std::int64_t t) { return static_cast<std::size_t>(t - 1); }
 
   void check_image(std::size_t img) const {
-    if (img >= images_) runtime::throw_out_of_range("lock image", img, images_);
+    if (img >= images()) runtime::throw_out_of_range("lock image", img, images());
   }
   void require_free_here(std::size_t img, const char* what) const {
     check_image(img);
@@ -106,7 +106,6 @@ class lock_type {
     }
   }
 
-  std::size_t images_;  // of the lock's team
   array<std::int64_t> cells_;
   std::vector<bool> held_;  // by this image, per lock image
 };

@@ -40,15 +40,15 @@ class synch_p2p {
     const bool last_image = me() + 1 == p;
     if (first_image && sweeps_ > 0) corner_ready_.wait();  // A(0, 0) = -corner has arrived
     const std::size_t from = columns_.first_of(me()) == 0 ? 1 : 0;  // column 0 is fixed
-    std::size_t ready = 0;  // row groups the left neighbour has announced and this image not used
+    std::int64_t ready = 0;  // row groups the left neighbour has announced and this image not used
     for (std::size_t i0 = 1; i0 < m_; i0 += group_) {
       const std::size_t i1 = std::min(m_, i0 + group_);
       if (!first_image && ready == 0) {
         // The left neighbour's ghost values for rows i0..i1: take every announcement already
         // made in one wait (as Fortran's event_query + event wait until_count), at least one.
         const std::size_t left_to_do = (m_ - i0 + group_ - 1) / group_;
-        ready = std::clamp<std::size_t>(static_cast<std::size_t>(std::max<std::int64_t>(row_ready_.query(), 1)), 1, left_to_do);
-        row_ready_.wait(static_cast<std::int64_t>(ready));
+        ready = std::clamp<std::int64_t>(row_ready_.query(), 1, static_cast<std::int64_t>(left_to_do));
+        row_ready_.wait(ready);
       }
       if (!first_image) --ready;
       for (std::size_t i = i0; i < i1; ++i) {
