@@ -2,6 +2,7 @@
 // pgas::matrix: a 2-D array distributed by blocks of rows, with a halo of ghost cells around
 // each image's part, filled from the neighbours by exchange_halo().
 
+#include <pgas/boundary.hpp>
 #include <pgas/detail/addressable.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/distribution.hpp>
@@ -26,12 +27,6 @@
 #include <vector>
 
 namespace pgas {
-
-/// How a matrix's ghost cells are filled at its outer edges.
-enum class boundary {
-  fixed,    ///< ghost cells outside the matrix keep what the program stores in them
-  periodic  ///< the matrix wraps around in both directions
-};
 
 /// A rows x cols matrix of T. Rows are split over the images in blocks (as pgas::block does);
 /// each image stores its rows plus `halo` ghost rows above and below and `halo` ghost columns on

@@ -13,8 +13,11 @@
 #include <pgas/global_iterator.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/global_ref.hpp>
+#include <pgas/grid.hpp>
 #include <pgas/lock.hpp>
 #include <pgas/matrix.hpp>
+#include <pgas/ndarray.hpp>
+#include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>

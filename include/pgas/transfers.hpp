@@ -208,12 +208,21 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
 // Combines `in` into the elements `walk` names (distinct) with op: one accumulate per owner,
 // this image and same-node peers included, so the runtime applies one rule to all of them (MPI
 // accumulates, or in place where every image shares the window: runtime/in_place_updates.hpp).
+// With `started`, accumulates MPI carries to other images are only started and noted there.
 template <class T, class Walk>
-void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op) {
+void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op,
+                         started_transfers* started = nullptr) {
   using P = global_ptr<T>;
-  const auto remote = [&in, op](owner_batch<T>& b) {
-    runtime::accumulate_runs(*b.first.window(), in.data(), b.origin, rank_of(b.first),
-                             b.first.displacement(), b.target, op);
+  const auto remote = [&in, op, started](owner_batch<T>& b) {
+    runtime::window& w = *b.first.window();
+    const int owner = rank_of(b.first);
+    const auto a = runtime::start_accumulate_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target, op);
+    if (!a) return;
+    if (started != nullptr && a->passive && !a->to_self) {
+      started->add(w, owner);
+    } else {
+      runtime::detail::after_accumulate(w, *a, owner, false);
+    }
   };
   const auto never_local = [](std::size_t, const P&, std::size_t, std::size_t) {};
   owner_batches<T, decltype(never_local), decltype(remote)> grouped(never_local, remote);

@@ -20,6 +20,12 @@ bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
   return true;
 }
 
+std::vector<std::size_t> balanced_grid(std::size_t images, std::size_t dims) {
+  std::vector<int> extents(dims, 0);
+  check(MPI_Dims_create(to_count(images), to_count(dims), extents.data()), "MPI_Dims_create");
+  return {extents.begin(), extents.end()};
+}
+
 bool everyone(bool ok, MPI_Comm comm) {
   const int mine = ok ? 1 : 0;
   int all = 0;

@@ -54,6 +54,17 @@ runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base, int 
   return {std::move(t), handle, 1, offset};
 }
 
+void put_prepared(window& w, const void* from, const prepared_put& p) {
+  if (p.bytes == 0) return;
+  const window::access a = w.writing_to(p.target_rank, p.disp, p.target_bytes);
+  const auto* origin = static_cast<const std::byte*>(from) + p.origin_byte_offset;
+  check(MPI_Put(origin, p.origin.count, p.origin.type, p.target_rank, p.disp, p.target.count, p.target.type,
+                a.handle),
+        "MPI_Put");
+  statistics::count(&rma_stats::puts, p.bytes);
+  if (a.passive) detail::complete_locally(a.handle, p.target_rank);
+}
+
 namespace detail {
 void require_same_elements(const element_runs& origin, const element_runs& target, const char* what) {
   if (origin.elements() != target.elements()) {

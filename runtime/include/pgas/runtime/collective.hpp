@@ -18,6 +18,9 @@ namespace pgas::runtime {
 /// (which must have the same length everywhere). Lets all images throw together on mismatched
 /// collective arguments instead of hanging.
 [[nodiscard]] bool same_everywhere(std::span<const long long> values, MPI_Comm comm);
+/// A grid of `dims` extents whose product is `images`, as square as possible, largest extent
+/// first (MPI_Dims_create, MPI-4.1 §8.5.2). Local.
+[[nodiscard]] std::vector<std::size_t> balanced_grid(std::size_t images, std::size_t dims);
 
 /// Collective over comm: true on every process iff `ok` is true on every process.
 [[nodiscard]] bool everyone(bool ok, MPI_Comm comm);

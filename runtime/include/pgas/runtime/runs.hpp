@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace pgas::runtime {
@@ -66,6 +67,23 @@ struct runs_datatype {
 [[nodiscard]] runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base,
                                              int per_element, std::size_t element_bytes, bool may_offset);
 
+/// A put built once and issued many times (a halo exchange's, every sweep): both sides'
+/// datatypes are made and committed when it is prepared, not at each issue.
+struct prepared_put {
+  runs_datatype origin;
+  runs_datatype target;
+  int target_rank = MPI_PROC_NULL;
+  MPI_Aint disp = 0;
+  std::size_t origin_byte_offset = 0;  // where the origin type starts in the buffer
+  std::size_t target_bytes = 0;        // from disp to one past the last byte written
+  std::size_t bytes = 0;               // bytes moved
+};
+
+/// Issues `p` from `from`, the buffer its origin runs count from: one MPI_Put. Local; in the
+/// passive epoch returns once `from` may be reused, inside a neighbourhood or fence phase the
+/// put completes at the phase's end.
+void put_prepared(window& w, const void* from, const prepared_put& p);
+
 namespace detail {
 // The origin side may start anywhere in this process's buffer; the target side starts at the
 // displacement given (target runs start at 0 there).
@@ -112,6 +130,23 @@ void for_each_paired_element(const element_runs& origin, const element_runs& tar
   }
 }
 }  // namespace detail
+
+/// Prepares a put of the `origin` runs of a buffer of T into the `target` runs at `disp` on
+/// `target` (target starts at least 0), for put_prepared. Local.
+template <transferable T>
+[[nodiscard]] prepared_put prepare_put_runs(const element_runs& origin, int target, MPI_Aint disp,
+                                            const element_runs& target_runs) {
+  detail::require_same_elements(origin, target_runs, "prepare_put_runs");
+  prepared_put p;
+  p.origin = detail::origin_runs_of<T>(origin);
+  p.target = detail::target_runs_of<T>(target_runs);
+  p.target_rank = target;
+  p.disp = disp;
+  p.origin_byte_offset = static_cast<std::size_t>(p.origin.offset) * sizeof(T);
+  p.target_bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
+  p.bytes = origin.elements() * sizeof(T);
+  return p;
+}
 
 /// Starts writing the `origin` runs of elements at `from` into the `target` runs at `disp`
 /// (where target element 0 is; target starts are at least 0) with one MPI_Put, and returns
@@ -167,20 +202,22 @@ void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Ai
   detail::complete_locally(start_get_runs(w, into, origin, target, disp, target_runs, "a blocking get"), target);
 }
 
-/// Combines the `origin` runs at `from` into the `target` runs at `disp` with `op`, atomically
-/// per element with respect to other accumulates. The target runs must not overlap. One
-/// MPI_Accumulate. Local; `from` is reusable on return; complete at the next sync point.
+/// Starts combining the `origin` runs at `from` into the `target` runs at `disp` with `op`,
+/// atomically per element with respect to other accumulates. The target runs must not overlap.
+/// One MPI_Accumulate, or the update applied in place (in_place_updates.hpp): then it is done
+/// and nothing is returned; otherwise what the window said of the operation, and `from` may be
+/// reused once window::flush(target) returns. Local.
 template <accumulable T>
-void accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
-                     MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+std::optional<window::access> start_accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
+                                                    MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
   detail::require_same_elements(origin, target_runs, "accumulate_runs");
-  if (origin.empty()) return;
+  if (origin.empty()) return std::nullopt;
   if (detail::applied_in_place<T>(w, target, disp, static_cast<std::size_t>(target_runs.end()), op, [&](auto* to) {
         detail::for_each_paired_element(
             origin, target_runs, [&](MPI_Aint o, MPI_Aint t) { (void)fetch_and_combine_in_place(to + t, from[o], op); },
             [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
       }, origin.elements())) {
-    return;
+    return std::nullopt;
   }
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
                                         write_kind::accumulate);
@@ -189,7 +226,16 @@ void accumulate_runs(window& w, const T* from, const element_runs& origin, int t
   check(MPI_Accumulate(from + o.offset, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
   statistics::count(&rma_stats::accumulates, origin.elements() * sizeof(T));
-  detail::after_accumulate(w, a, target, false);
+  return a;
+}
+
+/// As start_accumulate_runs, and returns once `from` may be reused; complete at the target at
+/// the next sync point. Local.
+template <accumulable T>
+void accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
+                     MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+  const std::optional<window::access> a = start_accumulate_runs(w, from, origin, target, disp, target_runs, op);
+  if (a) detail::after_accumulate(w, *a, target, false);
 }
 
 }  // namespace pgas::runtime

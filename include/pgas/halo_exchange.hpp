@@ -1,0 +1,51 @@
+#pragma once
+// pgas::halo_exchange: a halo exchange in flight, as exchange_halo_begin() returns it. Between
+// begin and wait() the image may compute with every cell it owns (the puts only read them) but
+// must not read its ghost cells nor write the cells its neighbours mirror.
+
+#include <pgas/runtime/window.hpp>
+
+#include <utility>
+
+namespace pgas {
+
+class halo_exchange {
+ public:
+  /// Nothing in flight: wait() returns at once.
+  halo_exchange() noexcept = default;
+  /// An exchange whose puts were issued in a neighbourhood phase of `w`.
+  explicit halo_exchange(runtime::window& w) noexcept : w_{&w} {}
+  halo_exchange(halo_exchange&& other) noexcept : w_{std::exchange(other.w_, nullptr)} {}
+  halo_exchange& operator=(halo_exchange&& other) {
+    if (this != &other) {
+      wait();
+      w_ = std::exchange(other.w_, nullptr);
+    }
+    return *this;
+  }
+  halo_exchange(const halo_exchange&) = delete;
+  halo_exchange& operator=(const halo_exchange&) = delete;
+  /// Waits, if wait() was not called: the ghost cells must not be left half filled. An error
+  /// then cannot be reported, so call wait().
+  ~halo_exchange() {
+    try {
+      wait();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor may not throw
+    }
+  }
+
+  /// Blocks until this image's ghost cells hold the neighbours' values and its own cells may
+  /// change again (the neighbours have what they need of them). Idempotent.
+  void wait() {
+    if (w_ == nullptr) return;
+    runtime::window* w = std::exchange(w_, nullptr);
+    w->end_neighbourhood_phase();
+  }
+  /// True until wait() has completed the exchange.
+  [[nodiscard]] bool in_flight() const noexcept { return w_ != nullptr; }
+
+ private:
+  runtime::window* w_ = nullptr;
+};
+
+}  // namespace pgas
