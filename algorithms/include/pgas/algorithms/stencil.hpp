@@ -1,9 +1,13 @@
 #pragma once
-// pgas::stencil_for_each: a halo exchange, then a user kernel over every interior point.
+// pgas::stencil_for_each: a user kernel over every interior point of a 2-D array, computed
+// while the halo exchange is in flight where the kernel needs no ghost cell.
 
+#include <pgas/halo_exchange.hpp>
 #include <pgas/matrix.hpp>
+#include <pgas/ndarray.hpp>
 #include <pgas/runtime/error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -14,60 +18,115 @@ namespace pgas {
 template <class T>
 class stencil_point {
  public:
-  /// `row_start` is column 0 of the point's row: the column is worked out from it only when
-  /// asked, so a sweep's loop carries one pointer per point, not a column counter too.
-  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, const T* row_start) noexcept
-      : centre_{centre}, row_start_{row_start}, stride_{stride}, row_{row} {}
+  /// `row_start` is the point's row at the tile's first column, global column `first_col`: the
+  /// column is worked out from them only when asked, so a sweep's loop carries one pointer per
+  /// point, not a column counter too.
+  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, const T* row_start,
+                std::size_t first_col = 0) noexcept
+      : centre_{centre}, row_start_{row_start}, stride_{stride}, row_{row}, first_col_{first_col} {}
   [[nodiscard]] const T& operator()(std::ptrdiff_t di, std::ptrdiff_t dj) const noexcept {
     return centre_[di * stride_ + dj];
   }
   /// The point's global row and column. Local.
   [[nodiscard]] std::size_t row() const noexcept { return row_; }
-  [[nodiscard]] std::size_t col() const noexcept { return static_cast<std::size_t>(centre_ - row_start_); }
+  [[nodiscard]] std::size_t col() const noexcept {
+    return first_col_ + static_cast<std::size_t>(centre_ - row_start_);
+  }
 
  private:
   const T* centre_;
   const T* row_start_;
   std::ptrdiff_t stride_;
   std::size_t row_;
+  std::size_t first_col_;
 };
 
-/// Fills in's ghost cells from the neighbours, then calls f(point, out(i, j)) for every point
-/// this image owns that lies at least `radius` from the matrix edge (every point, for a
-/// periodic matrix); f reads the input around the point and updates the output element.
-/// Collective (the halo exchange); the writes to out are local. Throws usage_error on every
-/// image if the shapes differ or the halo is narrower than the radius. f is called once per
-/// point: let it capture small values (radius, a weights pointer) by value, so the loop keeps
-/// them in registers rather than reloading them through references.
+namespace detail {
+
+// Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1).
+template <class T, class F>
+void sweep_block(const ndarray_view<const T, 2>& from, const ndarray_view<T, 2>& to, std::size_t first_row,
+                 std::size_t first_col, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, F& f) {
+  if (c0 >= c1) return;
+  const auto stride = static_cast<std::ptrdiff_t>(from.stride(0));
+  for (std::size_t i = r0; i < r1; ++i) {
+    const auto li = static_cast<std::ptrdiff_t>(i);
+    const T* in_row = &from(li, 0);
+    T* out_row = &to(li, 0);
+    // Pointers, not an index: the loop keeps few values live, so the kernel's stay in registers.
+    const T* centre = in_row + c0;
+    for (T* o = out_row + c0; o < out_row + c1; ++o, ++centre) {
+      f(stencil_point<T>(centre, stride, first_row + i, in_row, first_col), *o);
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Fills in's ghost cells from the neighbours, and calls f(point, out(i, j)) for every point
+/// this image owns that lies at least `radius` from the array's edge (every point, when
+/// periodic); f reads the input around the point, at most the input's halo away, and updates
+/// the output element. The halo exchange is split: points at least the halo away from the
+/// tile's sides are computed while the ghosts are in flight, the rim of the tile after they
+/// arrive. Collective (the halo exchange);
+/// the writes to out are local. Throws usage_error on every image if the shapes or grids differ
+/// or the halo is narrower than the radius. f is called once per point: let it capture small
+/// values (radius, a weights pointer) by value, so the loop keeps them in registers rather than
+/// reloading them through references.
+template <class T, class F>
+void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius, F f) {
+  if (in.extents() != out.extents() || !(in.grid() == out.grid())) {
+    throw usage_error("stencil_for_each: the input and output arrays differ in shape or grid");
+  }
+  if (in.halo(0) < radius || in.halo(1) < radius) {
+    throw usage_error("stencil_for_each: the input's halo (" + std::to_string(std::min(in.halo(0), in.halo(1))) +
+                      ") is narrower than the stencil radius (" + std::to_string(radius) + ")");
+  }
+  halo_exchange ghosts = in.exchange_halo_begin();
+  const ndarray_view<const T, 2> from = std::as_const(in).local();
+  const ndarray_view<T, 2> to = out.local();
+  const auto origin = in.local_origin();
+  // The points to compute, as tile-local bounds: at least radius from the array's edge.
+  const bool periodic = in.edges() == boundary::periodic;
+  std::size_t lo[2];
+  std::size_t hi[2];
+  for (std::size_t d = 0; d < 2; ++d) {
+    const std::size_t n = in.extent(d);
+    const std::size_t g_lo = periodic ? 0 : radius;
+    const std::size_t g_hi = periodic ? n : (n > radius ? n - radius : 0);
+    const std::size_t first = origin[d];
+    const std::size_t last = first + from.extent(d);
+    lo[d] = std::clamp(g_lo, first, last) - first;
+    hi[d] = std::clamp(g_hi, first, last) - first;
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+  }
+  // The interior: points that read no ghost cell. The kernel may read as far as the halo
+  // reaches (radius only says how far from the array's edge points start), so the interior
+  // keeps the halo's width from the tile's sides.
+  std::size_t in_lo[2];
+  std::size_t in_hi[2];
+  for (std::size_t d = 0; d < 2; ++d) {
+    const std::size_t reach = in.halo(d);
+    in_lo[d] = std::max(lo[d], reach);
+    in_hi[d] = std::min(hi[d], from.extent(d) > reach ? from.extent(d) - reach : 0);
+    if (in_hi[d] < in_lo[d]) in_hi[d] = in_lo[d];
+  }
+  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], in_lo[1], in_hi[1], f);
+  ghosts.wait();
+  // The rim: rows above and below the interior, then the columns beside it.
+  detail::sweep_block(from, to, origin[0], origin[1], lo[0], in_lo[0], lo[1], hi[1], f);
+  detail::sweep_block(from, to, origin[0], origin[1], in_hi[0], hi[0], lo[1], hi[1], f);
+  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], lo[1], in_lo[1], f);
+  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], in_hi[1], hi[1], f);
+}
+
+/// The same over two matrices (the row-grid case).
 template <class T, class F>
 void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
   if (in.rows() != out.rows() || in.cols() != out.cols()) {
     throw usage_error("stencil_for_each: the input and output matrices differ in shape");
   }
-  if (in.halo() < radius) {
-    throw usage_error("stencil_for_each: the input's halo (" + std::to_string(in.halo()) +
-                      ") is narrower than the stencil radius (" + std::to_string(radius) + ")");
-  }
-  in.exchange_halo();
-  const bool periodic = in.edges() == boundary::periodic;
-  const std::size_t lo = periodic ? 0 : radius;
-  const std::size_t row_hi = periodic ? in.rows() : (in.rows() > radius ? in.rows() - radius : 0);
-  const std::size_t col_hi = periodic ? in.cols() : (in.cols() > radius ? in.cols() - radius : 0);
-  const std::size_t first = in.first_row();
-  const auto stride = static_cast<std::ptrdiff_t>(in.stride());
-  const tile_view<const T> from = std::as_const(in).local();
-  const tile_view<T> to = out.local();
-  for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    const std::size_t g = first + i;
-    if (g < lo || g >= row_hi) continue;
-    const T* in_row = from.row(static_cast<std::ptrdiff_t>(i));
-    T* out_row = to.row(static_cast<std::ptrdiff_t>(i));
-    // Pointers, not an index: the loop keeps few values live, so the kernel's stay in registers.
-    const T* centre = in_row + lo;
-    for (T* o = out_row + lo; o < out_row + col_hi; ++o, ++centre) {
-      f(stencil_point<T>(centre, stride, g, in_row), *o);
-    }
-  }
+  stencil_for_each(in.cells(), out.cells(), radius, std::move(f));
 }
 
 }  // namespace pgas
