@@ -1,0 +1,121 @@
+#pragma once
+// pgas::transpose: b = aᵀ (or b = b op aᵀ) for two 2-D arrays on any grids. Each image fills its
+// own tile of b: the part of a it needs is read straight from the owners' memory where this
+// process maps it (its own tile, same-node peers), or fetched with one get per owning tile
+// otherwise, and transposed into place in cache-sized blocks.
+
+#include <pgas/ndarray.hpp>
+#include <pgas/patches.hpp>
+#include <pgas/reduce_op.hpp>
+#include <pgas/runtime/combine.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/sync.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+// to(i, j) = to(i, j) op from(j, i) for i < rows, j < cols, with rows `to_stride` and
+// `from_stride` elements apart; in square blocks so that both sides stay in cache.
+template <class T, class Op>
+void transpose_block(T* to, std::size_t to_stride, const T* from, std::size_t from_stride, std::size_t rows,
+                     std::size_t cols, Op op) {
+  constexpr std::size_t edge = 32;
+  for (std::size_t i0 = 0; i0 < rows; i0 += edge) {
+    const std::size_t i1 = std::min(rows, i0 + edge);
+    for (std::size_t j0 = 0; j0 < cols; j0 += edge) {
+      const std::size_t j1 = std::min(cols, j0 + edge);
+      for (std::size_t i = i0; i < i1; ++i) {
+        T* out = to + i * to_stride;
+        const T* in = from + i;
+        for (std::size_t j = j0; j < j1; ++j) out[j] = op(out[j], in[j * from_stride]);
+      }
+    }
+  }
+}
+
+template <class T, class Op>
+void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
+  const ndarray_view<T, 2> mine = b.local();
+  if (mine.size() == 0) return;
+  const auto origin = b.local_origin();
+  // b's rows [r0, r1) and columns [c0, c1) come from a's rows [c0, c1) and columns [r0, r1).
+  const std::size_t r0 = origin[0];
+  const std::size_t r1 = r0 + mine.extent(0);
+  const std::size_t c0 = origin[1];
+  const std::size_t c1 = c0 + mine.extent(1);
+  const tile_layout<2>& from = a.layout();
+  std::vector<T> fetched;
+  for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
+    const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
+    const std::size_t ai1 = std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
+    for (std::size_t tb = from.split(1).owner(r0); tb <= from.split(1).owner(r1 - 1); ++tb) {
+      const std::size_t aj0 = std::max(r0, from.split(1).first_of(tb));
+      const std::size_t aj1 = std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
+      // a's part [ai0, ai1) x [aj0, aj1) lands in b's rows aj and columns ai.
+      T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
+      const std::size_t rows = aj1 - aj0;
+      const std::size_t cols = ai1 - ai0;
+      const global_ptr<const T> corner = a.element({ai0, aj0});
+      const T* there = corner.local_for_reading("pgas::transpose");
+      if (there != nullptr) {
+        const std::size_t stride = from.strides({ta, tb})[0];
+        transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
+      } else {
+        fetched.resize(rows * cols);
+        get_patch(a, {ai0, aj0}, {cols, rows}, std::span<T>(fetched));
+        transpose_block(to, mine.stride(0), fetched.data(), rows, rows, cols, op);
+      }
+    }
+  }
+}
+
+template <class T>
+void require_transposable(const char* what, const ndarray<T, 2>& b, const ndarray<T, 2>& a) {
+  if (b.extent(0) != a.extent(1) || b.extent(1) != a.extent(0)) {
+    throw usage_error(std::string(what) + ": b is " + std::to_string(b.extent(0)) + " x " +
+                      std::to_string(b.extent(1)) + " but a is " + std::to_string(a.extent(0)) + " x " +
+                      std::to_string(a.extent(1)) + "; b must have a's extents swapped");
+  }
+  if (b.team().native() != a.team().native()) {
+    throw usage_error(std::string(what) + ": a and b live on different teams");
+  }
+  if (&b.window() == &a.window()) throw usage_error(std::string(what) + ": b and a are the same array");
+}
+
+}  // namespace detail
+
+/// b = aᵀ: b(i, j) = a(j, i). a and b may lie on different grids (and differ from each other's
+/// in every way but the swapped extents and the team). Collective over their team; every
+/// image's writes to a before the call are seen, and a may change again once it returns. Each
+/// image writes only its own tile of b. Throws usage_error on every image, before anything is
+/// written, for mismatched shapes, arrays on different teams or b being a.
+template <class T>
+void transpose(ndarray<T, 2>& b, const ndarray<T, 2>& a) {
+  detail::require_transposable("pgas::transpose", b, a);
+  sync_all(a.team());
+  detail::transpose_into_tile(b, a, [](const T&, const T& x) { return x; });
+  sync_all(a.team());
+}
+
+/// b = b op aᵀ, element by element (PRK's Transpose does B += Aᵀ: reduce_op::sum). As above.
+template <class T>
+void transpose(ndarray<T, 2>& b, const ndarray<T, 2>& a, reduce_op op) {
+  detail::require_transposable("pgas::transpose", b, a);
+  runtime::require_op_defined<T>(op);
+  sync_all(a.team());
+  if (op == reduce_op::sum) {
+    detail::transpose_into_tile(b, a, [](const T& old, const T& x) { return old + x; });
+  } else {
+    detail::transpose_into_tile(b, a, [op](const T& old, const T& x) { return runtime::combine(op, old, x); });
+  }
+  sync_all(a.team());
+}
+
+}  // namespace pgas
