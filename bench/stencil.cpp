@@ -1,12 +1,16 @@
 // The Parallel Research Kernels star stencil (radius R, n x n grid, iterations + 1 sweeps, the
 // first untimed, input += 1 after each sweep, L1-norm check) in three implementations on the
-// same row-block decomposition: pgas::matrix with stencil_for_each, hand-written two-sided MPI
-// halo exchange, and hand-written MPI_Put + MPI_Win_fence.
+// same decomposition (--grid-rows x --grid-cols tiles; by default blocks of rows):
+// pgas::ndarray with stencil_for_each (halo exchange overlapped with the tile's inner points),
+// hand-written two-sided MPI (Isend/Irecv of vector datatypes for rows and columns), and
+// hand-written MPI_Put + MPI_Win_fence.
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <vector>
 
 #include <pgas_programs/prk_star.hpp>
@@ -35,39 +39,64 @@ struct problem {
   }
 };
 
-// One image's rows, with R ghost rows above and below, as the hand-written versions keep them.
-struct block_rows {
-  std::size_t first;
+// One image's tile of a grid_rows x grid_cols process grid (row-major, as pgas::grid numbers
+// images), with R ghost cells on every side, as the hand-written versions keep it.
+struct tile {
+  std::size_t grid_rows;
+  std::size_t grid_cols;
+  std::size_t n;
+  std::size_t radius;
+  pgas::block row_split;
+  pgas::block col_split;
+  std::size_t gr;  // this image's grid coordinates
+  std::size_t gc;
+  std::size_t first_row;
+  std::size_t first_col;
   std::size_t rows;
-  std::size_t width;  // n + 2R, as pgas::matrix stores it, so the sweep is the same code
+  std::size_t cols;
+  std::size_t width;  // cols + 2R, as pgas::ndarray stores a tile, so the sweep is the same code
   std::vector<double> in;
   std::vector<double> out;
-  double* in_row(std::ptrdiff_t i, std::size_t r) { return in.data() + static_cast<std::ptrdiff_t>((static_cast<std::ptrdiff_t>(r) + i) * static_cast<std::ptrdiff_t>(width)) + static_cast<std::ptrdiff_t>(r); }
-  double* out_row(std::ptrdiff_t i, std::size_t r) { return out.data() + static_cast<std::ptrdiff_t>((static_cast<std::ptrdiff_t>(r) + i) * static_cast<std::ptrdiff_t>(width)) + static_cast<std::ptrdiff_t>(r); }
+  tile(const problem& p, std::size_t g_rows, std::size_t g_cols)
+      : grid_rows{g_rows}, grid_cols{g_cols}, n{p.n}, radius{p.radius}, row_split{pgas::block{}.bind(p.n, g_rows)},
+        col_split{pgas::block{}.bind(p.n, g_cols)}, gr{pgas::this_image() / g_cols}, gc{pgas::this_image() % g_cols},
+        first_row{row_split.first_of(gr)}, first_col{col_split.first_of(gc)}, rows{row_split.local_size(gr)},
+        cols{col_split.local_size(gc)}, width{cols + 2 * p.radius} {
+    in.assign((rows + 2 * radius) * width, 0.0);
+    out.assign(in.size(), 0.0);
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) at(in, i, j) = static_cast<double>(first_row + i + first_col + j);
+    }
+  }
+  // Element (i, j) of the tile, ghosts at negative indices and past the extents.
+  template <std::integral I, std::integral J>
+  double& at(std::vector<double>& v, I i, J j) const {
+    const auto r = static_cast<std::ptrdiff_t>(radius);
+    const auto row = static_cast<std::ptrdiff_t>(i) + r;
+    return v[static_cast<std::size_t>(row * static_cast<std::ptrdiff_t>(width) + static_cast<std::ptrdiff_t>(j) + r)];
+  }
+  // The rank at grid offset (di, dj) from this one, or MPI_PROC_NULL past the grid's edge.
+  [[nodiscard]] int neighbour(int di, int dj) const {
+    const auto r = static_cast<long>(gr) + di;
+    const auto c = static_cast<long>(gc) + dj;
+    if (r < 0 || c < 0 || r >= static_cast<long>(grid_rows) || c >= static_cast<long>(grid_cols)) return MPI_PROC_NULL;
+    return static_cast<int>(static_cast<std::size_t>(r) * grid_cols + static_cast<std::size_t>(c));
+  }
 };
 
-block_rows make_rows(const problem& p) {
-  const auto d = pgas::block{}.bind(p.n, pgas::num_images());
-  block_rows b{d.first_of(pgas::this_image()), d.local_size(pgas::this_image()), p.n + 2 * p.radius, {}, {}};
-  b.in.assign((b.rows + 2 * p.radius) * b.width, 0.0);
-  b.out.assign(b.in.size(), 0.0);
-  for (std::size_t i = 0; i < b.rows; ++i) {
-    for (std::size_t j = 0; j < p.n; ++j) b.in_row(static_cast<std::ptrdiff_t>(i), p.radius)[j] = static_cast<double>(b.first + i + j);
-  }
-  return b;
-}
-
 // The sweep the hand-written versions run: out += star(in) over interior points.
-void sweep(const problem& p, block_rows& b) {
+void sweep(const problem& p, tile& b) {
   const auto stride = static_cast<std::ptrdiff_t>(b.width);
   const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const double* weight = p.weight.data();  // in a register, as the pgas kernel has it
+  const std::size_t j0 = std::max(b.first_col, p.radius) - b.first_col;
+  const std::size_t j1 = std::min(b.first_col + b.cols, p.n - p.radius);
   for (std::size_t i = 0; i < b.rows; ++i) {
-    const std::size_t g = b.first + i;
-    if (g < p.radius || g >= p.n - p.radius) continue;
-    const double* in = b.in_row(static_cast<std::ptrdiff_t>(i), p.radius);
-    double* out = b.out_row(static_cast<std::ptrdiff_t>(i), p.radius);
-    for (std::size_t j = p.radius; j < p.n - p.radius; ++j) {
+    const std::size_t g = b.first_row + i;
+    if (g < p.radius || g >= p.n - p.radius || j1 <= b.first_col) continue;
+    const double* in = &b.at(b.in, i, 0);
+    double* out = &b.at(b.out, i, 0);
+    for (std::size_t j = j0; j < j1 - b.first_col; ++j) {
       const double* c = in + j;
       double s = 0;
       for (std::ptrdiff_t k = 1; k <= R; ++k) {
@@ -78,24 +107,22 @@ void sweep(const problem& p, block_rows& b) {
     }
   }
   for (std::size_t i = 0; i < b.rows; ++i) {
-    double* in = b.in_row(static_cast<std::ptrdiff_t>(i), p.radius);
-    for (std::size_t j = 0; j < p.n; ++j) in[j] += 1.0;
+    double* in = &b.at(b.in, i, 0);
+    for (std::size_t j = 0; j < b.cols; ++j) in[j] += 1.0;
   }
 }
 
-double local_norm(const problem& p, block_rows& b) {
+double local_norm(const problem& p, tile& b) {
   double s = 0;
   for (std::size_t i = 0; i < b.rows; ++i) {
-    const std::size_t g = b.first + i;
-    if (g < p.radius || g >= p.n - p.radius) continue;
-    for (std::size_t j = p.radius; j < p.n - p.radius; ++j) s += std::fabs(b.out_row(static_cast<std::ptrdiff_t>(i), p.radius)[j]);
+    const std::size_t gi = b.first_row + i;
+    if (gi < p.radius || gi >= p.n - p.radius) continue;
+    for (std::size_t j = 0; j < b.cols; ++j) {
+      const std::size_t gj = b.first_col + j;
+      if (gj >= p.radius && gj < p.n - p.radius) s += std::fabs(b.at(b.out, i, j));
+    }
   }
   return s;
-}
-
-int up_of() { return pgas::this_image() == 0 ? MPI_PROC_NULL : static_cast<int>(pgas::this_image()) - 1; }
-int down_of() {
-  return pgas::this_image() + 1 == pgas::num_images() ? MPI_PROC_NULL : static_cast<int>(pgas::this_image()) + 1;
 }
 
 // Runs iterations + 1 sweeps with `exchange` before each; returns the timed seconds (slowest
@@ -116,53 +143,107 @@ std::pair<double, bool> run(const problem& p, Exchange exchange, Sweep do_sweep,
   return {t, p.verify(norm())};
 }
 
-std::pair<double, bool> run_two_sided(const problem& p) {
-  block_rows b = make_rows(p);
-  const int count = static_cast<int>(p.radius * b.width);
+// The datatypes of a tile's halo faces: R rows of the tile's columns, and R columns of its rows,
+// both `width` apart (vector types, as MPI programs send columns).
+struct face_types {
+  MPI_Datatype rows = MPI_DATATYPE_NULL;
+  MPI_Datatype cols = MPI_DATATYPE_NULL;
+  explicit face_types(const tile& b) {
+    const int r = static_cast<int>(b.radius);
+    MPI_Type_vector(r, static_cast<int>(b.cols), static_cast<int>(b.width), MPI_DOUBLE, &rows);
+    MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(b.width), MPI_DOUBLE, &cols);
+    MPI_Type_commit(&rows);
+    MPI_Type_commit(&cols);
+  }
+  face_types(const face_types&) = delete;
+  face_types& operator=(const face_types&) = delete;
+  ~face_types() {
+    MPI_Type_free(&rows);
+    MPI_Type_free(&cols);
+  }
+};
+
+std::pair<double, bool> run_two_sided(const problem& p, std::size_t g_rows, std::size_t g_cols) {
+  tile b(p, g_rows, g_cols);
+  const face_types face(b);
   const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const auto rows = static_cast<std::ptrdiff_t>(b.rows);
+  const auto cols = static_cast<std::ptrdiff_t>(b.cols);
+  const int up = b.neighbour(-1, 0);
+  const int down = b.neighbour(1, 0);
+  const int left = b.neighbour(0, -1);
+  const int right = b.neighbour(0, 1);
   return run(
       p,
       [&] {
-        MPI_Request req[4];
-        MPI_Irecv(b.in_row(-R, p.radius) - R, count, MPI_DOUBLE, up_of(), 1, MPI_COMM_WORLD, &req[0]);
-        MPI_Irecv(b.in_row(rows, p.radius) - R, count, MPI_DOUBLE, down_of(), 0, MPI_COMM_WORLD, &req[1]);
-        MPI_Isend(b.in_row(0, p.radius) - R, count, MPI_DOUBLE, up_of(), 0, MPI_COMM_WORLD, &req[2]);
-        MPI_Isend(b.in_row(rows - R, p.radius) - R, count, MPI_DOUBLE, down_of(), 1, MPI_COMM_WORLD, &req[3]);
-        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        MPI_Request req[8];
+        MPI_Irecv(&b.at(b.in, -R, 0), 1, face.rows, up, 1, MPI_COMM_WORLD, &req[0]);
+        MPI_Irecv(&b.at(b.in, rows, 0), 1, face.rows, down, 0, MPI_COMM_WORLD, &req[1]);
+        MPI_Irecv(&b.at(b.in, 0, -R), 1, face.cols, left, 3, MPI_COMM_WORLD, &req[2]);
+        MPI_Irecv(&b.at(b.in, 0, cols), 1, face.cols, right, 2, MPI_COMM_WORLD, &req[3]);
+        MPI_Isend(&b.at(b.in, 0, 0), 1, face.rows, up, 0, MPI_COMM_WORLD, &req[4]);
+        MPI_Isend(&b.at(b.in, rows - R, 0), 1, face.rows, down, 1, MPI_COMM_WORLD, &req[5]);
+        MPI_Isend(&b.at(b.in, 0, 0), 1, face.cols, left, 2, MPI_COMM_WORLD, &req[6]);
+        MPI_Isend(&b.at(b.in, 0, cols - R), 1, face.cols, right, 3, MPI_COMM_WORLD, &req[7]);
+        MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
       },
       [&] { sweep(p, b); }, [&] { return local_norm(p, b); });
 }
 
-std::pair<double, bool> run_rma_fence(const problem& p) {
-  block_rows b = make_rows(p);
+std::pair<double, bool> run_rma_fence(const problem& p, std::size_t g_rows, std::size_t g_cols) {
+  tile b(p, g_rows, g_cols);
+  const face_types face(b);
   MPI_Win win;
   MPI_Win_create(b.in.data(), static_cast<MPI_Aint>(b.in.size() * sizeof(double)), sizeof(double),
                  MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-  const int count = static_cast<int>(p.radius * b.width);
   const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const auto rows = static_cast<std::ptrdiff_t>(b.rows);
-  const auto above = up_of();
-  // The image above has the same or one more row: its bottom ghosts start at (its rows + R).
-  const auto d = pgas::block{}.bind(p.n, pgas::num_images());
-  const MPI_Aint above_ghost = above == MPI_PROC_NULL ? 0
-      : static_cast<MPI_Aint>((d.local_size(static_cast<std::size_t>(above)) + p.radius) * b.width);
+  const auto cols = static_cast<std::ptrdiff_t>(b.cols);
+  const int up = b.neighbour(-1, 0);
+  const int down = b.neighbour(1, 0);
+  const int left = b.neighbour(0, -1);
+  const int right = b.neighbour(0, 1);
+  // Where a neighbour's ghost faces start in its tile: the one above has this image's columns
+  // (width) and maybe another row count; the one on the left this image's rows and maybe
+  // another width. The target types are the neighbour's, built once here.
+  const std::size_t up_rows = up == MPI_PROC_NULL ? 0 : b.row_split.local_size(b.gr - 1);
+  const std::size_t left_cols = left == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc - 1);
+  const std::size_t right_cols = right == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc + 1);
+  const auto r = static_cast<int>(p.radius);
+  MPI_Datatype left_cols_type;
+  MPI_Datatype right_cols_type;
+  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(left_cols + 2 * p.radius), MPI_DOUBLE, &left_cols_type);
+  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(right_cols + 2 * p.radius), MPI_DOUBLE, &right_cols_type);
+  MPI_Type_commit(&left_cols_type);
+  MPI_Type_commit(&right_cols_type);
+  const auto w = static_cast<MPI_Aint>(b.width);
+  const MPI_Aint up_ghost = static_cast<MPI_Aint>(up_rows + p.radius) * w + R;
+  const MPI_Aint down_ghost = R;
+  const MPI_Aint left_ghost = R * static_cast<MPI_Aint>(left_cols + 2 * p.radius) + static_cast<MPI_Aint>(left_cols) + R;
+  const MPI_Aint right_ghost = R * static_cast<MPI_Aint>(right_cols + 2 * p.radius);
   auto result = run(
       p,
       [&] {
         MPI_Win_fence(0, win);
-        if (above != MPI_PROC_NULL) MPI_Put(b.in_row(0, p.radius) - R, count, MPI_DOUBLE, above, above_ghost, count, MPI_DOUBLE, win);
-        if (down_of() != MPI_PROC_NULL) MPI_Put(b.in_row(rows - R, p.radius) - R, count, MPI_DOUBLE, down_of(), 0, count, MPI_DOUBLE, win);
+        if (up != MPI_PROC_NULL) MPI_Put(&b.at(b.in, 0, 0), 1, face.rows, up, up_ghost, 1, face.rows, win);
+        if (down != MPI_PROC_NULL) MPI_Put(&b.at(b.in, rows - R, 0), 1, face.rows, down, down_ghost, 1, face.rows, win);
+        if (left != MPI_PROC_NULL) MPI_Put(&b.at(b.in, 0, 0), 1, face.cols, left, left_ghost, 1, left_cols_type, win);
+        if (right != MPI_PROC_NULL) {
+          MPI_Put(&b.at(b.in, 0, cols - R), 1, face.cols, right, right_ghost, 1, right_cols_type, win);
+        }
         MPI_Win_fence(0, win);
       },
       [&] { sweep(p, b); }, [&] { return local_norm(p, b); });
+  MPI_Type_free(&left_cols_type);
+  MPI_Type_free(&right_cols_type);
   MPI_Win_free(&win);
   return result;
 }
 
-std::pair<double, bool> run_pgas(const problem& p) {
-  pgas::matrix<double> in(p.n, p.n, p.radius);
-  pgas::matrix<double> out(p.n, p.n, p.radius);
+std::pair<double, bool> run_pgas(const problem& p, std::size_t g_rows, std::size_t g_cols) {
+  const pgas::grid<2> g({g_rows, g_cols});
+  pgas::ndarray<double, 2> in({p.n, p.n}, g, p.radius);
+  pgas::ndarray<double, 2> out({p.n, p.n}, g, p.radius);
   prk::fill_input(in);
   auto result = run(
       p, [] {}, [&] { prk::sweep(in, out, p.radius, p.weight); },
@@ -176,16 +257,24 @@ std::pair<double, bool> run_pgas(const problem& p) {
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bench::options opt(argc, argv, "PRK star stencil: pgas vs hand-written MPI",
-                           {{"n", "2000"}, {"radius", "2"}, {"iterations", "50"}});
+                           {{"n", "2000"}, {"radius", "2"}, {"iterations", "50"}, {"grid-rows", "0"}, {"grid-cols", "1"}});
   if (opt.stop()) return opt.failed() ? 2 : 0;
   const problem p(opt.size("n"), opt.size("radius"), static_cast<int>(opt.get("iterations")));
-  if (p.n < 2 * p.radius + 1 || pgas::block{}.bind(p.n, pgas::num_images()).local_size(pgas::num_images() - 1) < p.radius) {
+  // The process grid: --grid-rows x --grid-cols images (grid-rows 0: all images over the rows).
+  const std::size_t g_cols = std::max<std::size_t>(1, opt.size("grid-cols"));
+  const std::size_t g_rows = opt.size("grid-rows") == 0 ? pgas::num_images() / g_cols : opt.size("grid-rows");
+  if (g_rows * g_cols != pgas::num_images()) {
+    if (pgas::this_image() == 0) std::fprintf(stderr, "a %zu x %zu grid does not hold %zu images\n", g_rows, g_cols, pgas::num_images());
+    return 2;
+  }
+  if (p.n < 2 * p.radius + 1 || pgas::block{}.bind(p.n, std::max(g_rows, g_cols)).local_size(std::max(g_rows, g_cols) - 1) < p.radius) {
     if (pgas::this_image() == 0) std::fprintf(stderr, "grid too small for the radius and image count\n");
     return 2;
   }
-  const std::string size = "n=" + std::to_string(p.n) + ",R=" + std::to_string(p.radius) + ",iterations=" + std::to_string(p.iterations);
+  const std::string size = "n=" + std::to_string(p.n) + ",R=" + std::to_string(p.radius) + ",iterations=" +
+                           std::to_string(p.iterations) + ",grid=" + std::to_string(g_rows) + "x" + std::to_string(g_cols);
   // Each variant times itself (its first sweep untimed); the repetitions go in_rotation.
-  using runner = std::pair<double, bool> (*)(const problem&);
+  using runner = std::pair<double, bool> (*)(const problem&, std::size_t, std::size_t);
   const std::vector<std::pair<std::string, runner>> variants = {
       {"pgas", run_pgas}, {"mpi_two_sided", run_two_sided}, {"mpi_rma_fence", run_rma_fence}};
   std::vector<std::vector<double>> times(variants.size());
@@ -195,7 +284,7 @@ int main(int argc, char** argv) {
     if (v == static_cast<std::size_t>(r) % variants.size()) {
       bench::progress("stencil repetition " + std::to_string(r + 1) + " of " + std::to_string(reps));
     }
-    const auto [t, verified] = variants[v].second(p);
+    const auto [t, verified] = variants[v].second(p, g_rows, g_cols);
     times[v].push_back(t);
     ok[v] = ok[v] && verified;
   });

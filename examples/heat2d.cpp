@@ -1,4 +1,6 @@
-// 2-D stencil on pgas::matrix. Two modes:
+// 2-D stencil on pgas::ndarray<double, 2>, tiles on a process grid (--grid RxC; by default as
+// square as the images allow), the halo exchange overlapped with each tile's inner points. Two
+// modes:
 //  --mode prk  (default) the Parallel Research Kernels star stencil: radius R, n x n grid,
 //              iterations + 1 sweeps (the first untimed), input += 1 after each sweep, and the
 //              PRK check (L1 norm over the interior / (n - 2R)^2 == 2 (iterations + 1)).
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/grid_option.hpp>
 #include <pgas_programs/heat_diffusion.hpp>
 #include <pgas_programs/progress.hpp>
 #include <pgas_programs/prk_star.hpp>
@@ -43,10 +46,11 @@ struct settings {
   int checkpoint_every = 100;
   std::string restart;     // empty: start from the beginning
   std::string save;        // empty: the final field is not written
+  std::string grid;        // "RxC"; empty: MPI_Dims_create's
 };
 
 // The fields a run's state lives in, by dataset name.
-using fields = std::vector<std::pair<std::string, pgas::matrix<double>*>>;
+using fields = std::vector<std::pair<std::string, pgas::ndarray<double, 2>*>>;
 
 #ifdef PGAS_HEAT2D_HDF5
 // What a checkpoint must agree on with the run restarting from it.
@@ -82,7 +86,7 @@ void checkpoint_if_due(const settings& s, int step, const fields& state) {
 }
 
 // Writes the final field to --save's file, if one was named. Collective.
-void save_if_asked(const settings& s, const pgas::matrix<double>& field) {
+void save_if_asked(const settings& s, const pgas::ndarray<double, 2>& field) {
 #ifdef PGAS_HEAT2D_HDF5
   if (s.save.empty()) return;
   pgas::hdf5::write(field, s.save, "/field");
@@ -94,16 +98,16 @@ void save_if_asked(const settings& s, const pgas::matrix<double>& field) {
 }
 
 // Gathers the field on image 0 and draws it there, if --image named a file. Collective.
-bool write_image_if_asked(const pgas::matrix<double>& m, const settings& s) {
+bool write_image_if_asked(const pgas::ndarray<double, 2>& m, const settings& s) {
 #ifdef PGAS_HEAT2D_PICTURE
   if (s.image.empty()) return true;
-  const std::size_t n = m.rows();
-  const std::size_t cols = m.cols();
+  const std::size_t n = m.extent(0);
+  const std::size_t cols = m.extent(1);
   pgas::array<float> field(n * cols);
-  for (std::size_t i = 0; i < m.local_rows(); ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
-      field[(m.first_row() + i) * cols + j] = static_cast<float>(m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
-    }
+  const auto tile = m.local();
+  const auto o = m.local_origin();
+  for (std::size_t i = 0; i < tile.extent(0); ++i) {
+    for (std::size_t j = 0; j < tile.extent(1); ++j) field[(o[0] + i) * cols + o[1] + j] = static_cast<float>(tile(i, j));
   }
   pgas::sync_all();
   std::vector<float> all;
@@ -124,8 +128,10 @@ bool write_image_if_asked(const pgas::matrix<double>& m, const settings& s) {
 bool run_prk(const settings& s) {
   const std::size_t n = s.n;
   const std::size_t R = s.radius;
-  pgas::matrix<double> in(n, n, R);
-  pgas::matrix<double> out(n, n, R);
+  const pgas::grid<2> g = pgas_programs::grid_of(s.grid, {});
+  pgas::ndarray<double, 2> in({n, n}, g, R);
+  pgas::ndarray<double, 2> out({n, n}, g, R);
+  if (pgas::this_image() == 0) std::printf("process grid %s\n", pgas_programs::grid_text(in.grid()).c_str());
   prk::fill_input(in);
   const std::vector<double> w = prk::star_weights(R);
   const fields state{{"/in", &in}, {"/out", &out}};
@@ -168,10 +174,11 @@ bool run_prk(const settings& s) {
 
 bool run_heat(const settings& s) {
   const std::size_t n = s.n;
-  heat::fields f(n);
+  heat::fields f(n, pgas_programs::grid_of(s.grid, {}));
+  if (pgas::this_image() == 0) std::printf("process grid %s\n", pgas_programs::grid_text(f.a.grid()).c_str());
   const int first = restore_if_asked(s, {{"/field", &f.a}});
-  pgas::matrix<double>* from = &f.a;
-  pgas::matrix<double>* to = &f.b;
+  pgas::ndarray<double, 2>* from = &f.a;
+  pgas::ndarray<double, 2>* to = &f.b;
   pgas_programs::progress shown("heat", s.iterations);
   for (int it = first; it < s.iterations; ++it) {
     heat::step(*from, *to);
@@ -184,9 +191,10 @@ bool run_heat(const settings& s) {
   // Heat only flows in from the top edge: temperatures stay in [0, 1] and fall with depth.
   double lo = 1;
   double hi = 0;
-  for (std::size_t i = 0; i < from->local_rows(); ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      const double v = from->local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
+  const auto tile = from->local();
+  for (std::size_t i = 0; i < tile.extent(0); ++i) {
+    for (std::size_t j = 0; j < tile.extent(1); ++j) {
+      const double v = tile(i, j);
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
@@ -210,11 +218,12 @@ bool run_heat(const settings& s) {
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   settings s;
-  CLI::App app{"2-D stencil on pgas::matrix. prk: the Parallel Research Kernels star stencil with its\n"
+  CLI::App app{"2-D stencil on pgas::ndarray. prk: the Parallel Research Kernels star stencil with its\n"
                "check; heat: diffusion from a hot top edge.", "heat2d"};
   app.add_option("--mode", s.mode, "prk or heat")->capture_default_str()->check(CLI::IsMember({"prk", "heat"}));
   app.add_option("--n", s.n, "grid points per side")->capture_default_str();
   app.add_option("--radius", s.radius, "stencil radius (prk)")->capture_default_str();
+  pgas_programs::add_grid_option(app, s.grid, "process grid RxC (default: as square as the images allow)");
   app.add_option("--iterations", s.iterations, "timed sweeps (prk) or steps (heat), in all, restarts included")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
 #ifdef PGAS_HEAT2D_PICTURE

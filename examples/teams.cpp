@@ -23,11 +23,15 @@ struct result {
 // Jacobi steps of the 5-point Laplacian on an n x n grid whose top edge is held at 1, on the
 // team in force. Collective over it.
 result diffuse(std::size_t n, int steps) {
-  heat::fields f(n);
-  pgas::matrix<double>* from = &f.a;
-  pgas::matrix<double>* to = &f.b;
+  pgas::matrix<double> a(n, n, 1, pgas::boundary::fixed, 0.0);
+  pgas::matrix<double> b(n, n, 1, pgas::boundary::fixed, 0.0);
+  heat::hold_top_edge_hot(a.cells());
+  heat::hold_top_edge_hot(b.cells());
+  pgas::sync_all();
+  pgas::matrix<double>* from = &a;
+  pgas::matrix<double>* to = &b;
   for (int it = 0; it < steps; ++it) {
-    heat::step(*from, *to);
+    heat::step(from->cells(), to->cells());
     std::swap(from, to);
   }
   pgas::sync_all();

@@ -12,6 +12,7 @@
 #include <pgas/array.hpp>
 #include <pgas/io/hdf5_dataset.hpp>
 #include <pgas/matrix.hpp>
+#include <pgas/ndarray.hpp>
 #include <pgas/vector.hpp>
 
 #include <cstdint>
@@ -61,19 +62,33 @@ transfer_plan plan_of_range(const Container& c) {
                        mine == 0 ? selection{} : selection{hyperslab::box({0}, {mine})}, describe(dist)};
 }
 
-/// The plan for a matrix: its owned rows, without ghost cells, against a box of the dataset.
-template <class T>
-transfer_plan plan_of_matrix(const pgas::matrix<T>& m) {
-  const auto tile = m.local();
-  const std::uint64_t rows = tile.extent(0);
-  const std::uint64_t h = tile.halo();
-  transfer_plan plan{{m.rows(), m.cols()}, {}, {rows + 2 * h, tile.stride(0)}, {},
-                     "rows in blocks (pgas::matrix)"};
-  if (rows > 0) {
-    plan.in_file.push_back(hyperslab::box({m.first_row(), 0}, {rows, m.cols()}));
-    plan.in_memory.push_back(hyperslab::box({h, h}, {rows, m.cols()}));
+/// The plan for an ndarray: its tile, without ghost cells, against a box of the dataset.
+template <class T, std::size_t N>
+transfer_plan plan_of_ndarray(const pgas::ndarray<T, N>& a, const std::string& described) {
+  const auto tile = a.local();
+  transfer_plan plan{{}, {}, {}, {}, described};
+  std::vector<std::uint64_t> origin;
+  std::vector<std::uint64_t> extents;
+  std::vector<std::uint64_t> ghosts;
+  for (std::size_t d = 0; d < N; ++d) {
+    plan.shape.push_back(a.extent(d));
+    plan.memory_shape.push_back(tile.extent(d) + 2 * tile.halo(d));
+    origin.push_back(a.local_origin()[d]);
+    extents.push_back(tile.extent(d));
+    ghosts.push_back(tile.halo(d));
+  }
+  if (tile.size() > 0) {
+    plan.in_file.push_back(hyperslab::box(origin, extents));
+    plan.in_memory.push_back(hyperslab::box(ghosts, extents));
   }
   return plan;
+}
+
+template <std::size_t N>
+std::string describe_grid(const pgas::grid<N>& g) {
+  std::string s = "tiles on a ";
+  for (std::size_t d = 0; d < N; ++d) s += (d ? "x" : "") + std::to_string(g.extent(d));
+  return s + " grid (pgas::ndarray)";
 }
 
 }  // namespace detail
@@ -93,11 +108,19 @@ void write(const vector<T>& v, const std::filesystem::path& file, const std::str
   write_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v), v.local().data());
 }
 
+/// Collective: writes the elements of `a` (no ghost cells) as an N-dimensional dataset of its
+/// extents.
+template <class T, std::size_t N>
+void write(const ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
+  write_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
+                detail::plan_of_ndarray(a, detail::describe_grid(a.grid())), a.local().with_halo().data());
+}
+
 /// Collective: writes the rows x cols elements of `m` (no ghost cells) as a 2-D dataset.
 template <class T>
 void write(const matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(m.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_matrix(m),
-                m.local().with_halo().data());
+  write_dataset(m.window().comm(), file, dataset, element_type_of<T>(),
+                detail::plan_of_ndarray(m.cells(), "rows in blocks (pgas::matrix)"), m.local().with_halo().data());
 }
 
 /// Collective over the array's images: reads dataset `dataset` of `file` into `a`, whatever
@@ -123,12 +146,18 @@ void read(vector<T>& v, const std::filesystem::path& file, const std::string& da
   read_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v), v.local().data());
 }
 
-/// Collective: reads a rows x cols dataset into the owned elements of `m`; ghost cells keep
-/// their values (exchange_halo() refreshes them).
+/// Collective: reads a dataset of a's extents into the elements of `a`, whatever grid or image
+/// count wrote it; ghost cells keep their values (exchange_halo() refreshes them).
+template <class T, std::size_t N>
+void read(ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
+  read_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
+               detail::plan_of_ndarray(a, detail::describe_grid(a.grid())), a.local().with_halo().data());
+}
+
+/// Collective: reads a rows x cols dataset into the owned elements of `m` (as for ndarray).
 template <class T>
 void read(matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
-  read_dataset(m.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_matrix(m),
-               m.local().with_halo().data());
+  read(m.cells(), file, dataset);
 }
 
 }  // namespace pgas::hdf5

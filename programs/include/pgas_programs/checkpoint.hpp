@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoints of a run on pgas::matrix fields, in one HDF5 file: the fields as datasets, and
+// Checkpoints of a run on 2-D pgas::ndarray fields, in one HDF5 file: the fields as datasets, and
 // what the run was (its step, its shape, the settings that must match) in /checkpoint/about.
 // A checkpoint is written under a temporary name and renamed, so a kill during the write
 // leaves the previous checkpoint whole.
@@ -22,9 +22,9 @@ struct run_position {
   std::vector<std::int64_t> settings;
 };
 
-/// The fields a checkpoint holds: a dataset name for each matrix.
+/// The fields a checkpoint holds: a dataset name for each 2-D field.
 template <class T>
-using named_fields = std::vector<std::pair<std::string, pgas::matrix<T>*>>;
+using named_fields = std::vector<std::pair<std::string, pgas::ndarray<T, 2>*>>;
 
 namespace detail {
 // The checkpoint format's version, then step, rows, cols, the run's settings.
@@ -41,8 +41,8 @@ void save_checkpoint(const std::filesystem::path& file, const run_position& at, 
   if (pgas::this_image() == 0) std::filesystem::remove(temporary, ec);  // a kill's leftover
   pgas::sync_all();
   const auto& first = *fields.front().second;
-  std::vector<std::int64_t> about{detail::checkpoint_format, at.step, static_cast<std::int64_t>(first.rows()),
-                                  static_cast<std::int64_t>(first.cols())};
+  std::vector<std::int64_t> about{detail::checkpoint_format, at.step, static_cast<std::int64_t>(first.extent(0)),
+                                  static_cast<std::int64_t>(first.extent(1))};
   about.insert(about.end(), at.settings.begin(), at.settings.end());
   pgas::array<std::int64_t> record(about.size());
   for (std::size_t k = 0; k < record.local().size(); ++k) record.local()[k] = about[record.global_index(k)];
@@ -74,10 +74,10 @@ std::int64_t restore_checkpoint(const std::filesystem::path& file, const run_pos
   if (about.size() != 4 + expected.settings.size() || about[0] != detail::checkpoint_format) {
     throw pgas::usage_error("checkpoint " + file.string() + " is not a checkpoint of this program");
   }
-  if (about[2] != static_cast<std::int64_t>(first.rows()) || about[3] != static_cast<std::int64_t>(first.cols())) {
+  if (about[2] != static_cast<std::int64_t>(first.extent(0)) || about[3] != static_cast<std::int64_t>(first.extent(1))) {
     throw pgas::usage_error("checkpoint " + file.string() + " holds a " + std::to_string(about[2]) + " x " +
-                            std::to_string(about[3]) + " grid; this run has " + std::to_string(first.rows()) + " x " +
-                            std::to_string(first.cols()));
+                            std::to_string(about[3]) + " grid; this run has " + std::to_string(first.extent(0)) + " x " +
+                            std::to_string(first.extent(1)));
   }
   for (std::size_t k = 0; k < expected.settings.size(); ++k) {
     if (about[4 + k] != expected.settings[k]) {

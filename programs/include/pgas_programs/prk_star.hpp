@@ -1,5 +1,5 @@
 #pragma once
-// The Parallel Research Kernels star stencil on pgas::matrix, shared by the heat2d example and
+// The Parallel Research Kernels star stencil on pgas::ndarray<double, 2>, shared by the heat2d example and
 // the stencil benchmark: input field, one sweep (out += star(in), then in += 1), and the local
 // part of the L1 norm the PRK check uses.
 
@@ -19,17 +19,18 @@ inline std::vector<double> star_weights(std::size_t radius) {
 }
 
 /// in(i, j) = i + j on every point this image owns.
-inline void fill_input(pgas::matrix<double>& in) {
+inline void fill_input(pgas::ndarray<double, 2>& in) {
   const auto tile = in.local();
-  for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    double* row = tile.row(static_cast<std::ptrdiff_t>(i));
-    for (std::size_t j = 0; j < in.cols(); ++j) row[j] = static_cast<double>(in.first_row() + i + j);
+  const auto o = in.local_origin();
+  for (std::size_t i = 0; i < tile.extent(0); ++i) {
+    double* row = &tile(i, 0);
+    for (std::size_t j = 0; j < tile.extent(1); ++j) row[j] = static_cast<double>(o[0] + i + o[1] + j);
   }
 }
 
-/// One PRK iteration: out += star(in) over the interior (after a halo exchange), then in += 1.
-/// Collective.
-inline void sweep(pgas::matrix<double>& in, pgas::matrix<double>& out, std::size_t radius,
+/// One PRK iteration: out += star(in) over the interior (the halo exchange overlapped with the
+/// tile's inner points), then in += 1. Collective.
+inline void sweep(pgas::ndarray<double, 2>& in, pgas::ndarray<double, 2>& out, std::size_t radius,
                   const std::vector<double>& w) {
   const auto r = static_cast<std::ptrdiff_t>(radius);
   // Captured by value: the kernel's loop keeps them in registers instead of reloading them
@@ -44,22 +45,26 @@ inline void sweep(pgas::matrix<double>& in, pgas::matrix<double>& out, std::size
     o += s;
   });
   const auto tile = in.local();
-  for (std::size_t i = 0; i < in.local_rows(); ++i) {
-    double* row = tile.row(static_cast<std::ptrdiff_t>(i));
-    for (std::size_t j = 0; j < in.cols(); ++j) row[j] += 1.0;
+  for (std::size_t i = 0; i < tile.extent(0); ++i) {
+    double* row = &tile(i, 0);
+    for (std::size_t j = 0; j < tile.extent(1); ++j) row[j] += 1.0;
   }
 }
 
 /// The sum of |out| over this image's interior points (at least `radius` from every edge).
-inline double local_interior_l1(const pgas::matrix<double>& out, std::size_t radius) {
-  const std::size_t n = out.rows();
-  double s = 0;
+inline double local_interior_l1(const pgas::ndarray<double, 2>& out, std::size_t radius) {
   const auto tile = out.local();
-  for (std::size_t i = 0; i < out.local_rows(); ++i) {
-    const std::size_t g = out.first_row() + i;
-    if (g < radius || g >= n - radius) continue;
-    for (std::size_t j = radius; j < out.cols() - radius; ++j) {
-      s += std::fabs(tile(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)));
+  const auto o = out.local_origin();
+  const std::size_t n0 = out.extent(0);
+  const std::size_t n1 = out.extent(1);
+  double s = 0;
+  for (std::size_t i = 0; i < tile.extent(0); ++i) {
+    const std::size_t gi = o[0] + i;
+    if (gi < radius || gi + radius >= n0) continue;
+    for (std::size_t j = 0; j < tile.extent(1); ++j) {
+      const std::size_t gj = o[1] + j;
+      if (gj < radius || gj + radius >= n1) continue;
+      s += std::fabs(tile(i, j));
     }
   }
   return s;

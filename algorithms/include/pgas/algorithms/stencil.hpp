@@ -43,10 +43,11 @@ class stencil_point {
 
 namespace detail {
 
-// Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1).
+// Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1). f by value: a
+// local copy's captures stay in registers through the loop.
 template <class T, class F>
 void sweep_block(const ndarray_view<const T, 2>& from, const ndarray_view<T, 2>& to, std::size_t first_row,
-                 std::size_t first_col, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, F& f) {
+                 std::size_t first_col, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, F f) {
   if (c0 >= c1) return;
   const auto stride = static_cast<std::ptrdiff_t>(from.stride(0));
   for (std::size_t i = r0; i < r1; ++i) {
