@@ -1,7 +1,8 @@
 #pragma once
 // pgas::transform and pgas::copy: owner computes when the ranges are aligned; otherwise the
-// owner of each input element computes and sends its results, as bulk puts of runs or in one
-// all-to-all when the runs are short.
+// owner of each input element computes and sends its results: runs of consecutive elements as
+// runs (one put per owner, a derived datatype on each side), or in one all-to-all when the runs
+// are short.
 
 #include <pgas/algorithms/detail.hpp>
 #include <pgas/detail/access.hpp>
@@ -9,6 +10,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/sync.hpp>
+#include <pgas/transfers.hpp>
 
 #include <algorithm>
 #include <concepts>
@@ -101,10 +103,99 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
   }
 }
 
+/// This image's results in local order, and the runs of consecutive global indices they form:
+/// run k covers values [position, position + length) and indices [first, first + length).
+/// `values` views `computed`, or the input's own local elements when they need no computing.
+template <class T>
+struct local_results {
+  struct run {
+    std::size_t position;
+    std::size_t first;
+    std::size_t length;
+  };
+  std::vector<T> computed;
+  std::span<const T> values;
+  std::vector<run> runs;
+};
+
+// The runs of in's local elements, as local_results counts them.
+template <class T, class In>
+void find_runs(In& in, std::size_t count, local_results<T>& r) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t g = in.global_index(k);
+    if (!r.runs.empty() && r.runs.back().first + r.runs.back().length == g) {
+      ++r.runs.back().length;
+    } else {
+      r.runs.push_back({k, g, 1});
+    }
+  }
+}
+
+/// f applied to in's local elements. Local.
+template <class T, class In, class F>
+local_results<T> results_of(In& in, F& f) {
+  local_results<T> r;
+  auto&& mine = in.local();
+  if constexpr (std::ranges::sized_range<decltype(mine)>) r.computed.reserve(std::ranges::size(mine));
+  for (auto&& x : mine) r.computed.push_back(static_cast<T>(f(x)));
+  r.values = r.computed;
+  find_runs(in, r.computed.size(), r);
+  return r;
+}
+
+/// in's local elements as they are, without a copy when they lie contiguously as T. Local.
+template <class T, class In>
+local_results<T> elements_of(In& in) {
+  auto&& mine = in.local();
+  using Local = std::remove_cvref_t<decltype(mine)>;
+  if constexpr (std::ranges::contiguous_range<Local> &&
+                std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Local>>, T>) {
+    local_results<T> r;
+    r.values = std::span<const T>(std::ranges::data(mine), std::ranges::size(mine));
+    find_runs(in, r.values.size(), r);
+    return r;
+  } else {
+    auto same = [](const auto& x) { return x; };
+    return results_of<T>(in, same);
+  }
+}
+
+/// Writes the results into out where out's runs are long: each input run is cut where out's
+/// runs end, and every owner receives its pieces as one put with a derived datatype on each side
+/// (detail::write_elements; pieces in this process's memory are copied). Returns false, having
+/// written nothing, when the pieces reached through MPI are short on average over all images
+/// (fewer than shortest_run_worth_a_put elements): then store_at's all-to-all is cheaper. Every
+/// image decides alike (one allreduce), after every image computed its results, which may
+/// share memory with the output.
+template <class Out, class T>
+bool put_runs_into(Out& out, const local_results<T>& r) {
+  const auto walk = [&out, &r](auto add) {
+    for (const auto& run : r.runs) {
+      std::size_t i = run.first;
+      std::size_t at = run.position;
+      const std::size_t end = run.first + run.length;
+      while (i < end) {
+        const std::size_t stop = std::min<std::size_t>(out.run_end(i), end);
+        add(at, out.element(i), stop - i, std::size_t{1});
+        at += stop - i;
+        i = stop;
+      }
+    }
+  };
+  long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA piece
+  walk([&surplus](std::size_t, const auto& first, std::size_t len, std::size_t) {
+    if (!first.is_local()) surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
+  });
+  if (runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) < 0) return false;
+  write_elements(r.values, walk, nullptr);
+  return true;
+}
+
 /// Applies f to every local element of in (with its global index) and writes the results to
-/// out, aligned or not. Collective; ends with a sync point.
+/// out, aligned or not. Collective; ends with a sync point. `identity` says f returns its
+/// argument: unaligned, the input's local elements are then sent as they lie.
 template <class In, class Out, class F>
-void map_into(In& in, Out& out, F f) {
+void map_into(In& in, Out& out, F f, bool identity = false) {
   if (aligned(in, out)) {
     auto&& src = in.local();
     auto&& dst = out.local();
@@ -113,14 +204,17 @@ void map_into(In& in, Out& out, F f) {
   } else {
     if constexpr (addressable_range<Out>) {
       using T = typename std::remove_cvref_t<Out>::value_type;
-      std::vector<std::size_t> indices;
-      std::vector<T> values;
-      std::size_t k = 0;
-      for (auto&& x : in.local()) {
-        indices.push_back(in.global_index(k++));
-        values.push_back(static_cast<T>(f(x)));
+      const local_results<T> r = identity ? elements_of<T>(in) : results_of<T>(in, f);
+      bool done = false;
+      if constexpr (transfer_container<std::remove_reference_t<Out>>) done = put_runs_into(out, r);
+      if (!done) {
+        std::vector<std::size_t> indices;
+        indices.reserve(r.values.size());
+        for (const auto& run : r.runs) {
+          for (std::size_t j = 0; j < run.length; ++j) indices.push_back(run.first + j);
+        }
+        store_at(out, std::span<const std::size_t>(indices), r.values);
       }
-      store_at(out, std::span<const std::size_t>(indices), std::span<const T>(values));
     } else {
       throw usage_error("the output range is laid out unlike the input and cannot be addressed "
                         "element by element; write into a container instead");
@@ -183,7 +277,7 @@ template <distributed_range In, distributed_range Out>
 void copy(In&& in, Out&& out) {
   const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::copy", in.size(), out.size());
-  detail::map_into(in, out, [](const auto& v) { return v; });
+  detail::map_into(in, out, [](const auto& v) { return v; }, true);
 }
 
 /// Gathers the whole distributed range, in global order, into `out` on image `root` (other
