@@ -143,13 +143,33 @@ local_results<T> results_of(In& in, F& f) {
   return r;
 }
 
-/// in's local elements as they are, without a copy when they lie contiguously as T. Local.
-template <class T, class In>
-local_results<T> elements_of(In& in) {
+/// Local parts that lie contiguously in memory as elements of T.
+template <class Local, class T>
+concept contiguous_of = std::ranges::contiguous_range<Local> &&
+                        std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Local>>, T>;
+
+/// True when in and out are parts of different containers (their windows differ), so that no
+/// image's writes into out can change an input another image has yet to send. Local.
+template <class In, class Out>
+bool apart(In& in, Out& out) {
+  if constexpr (requires { in.element(std::size_t{0}).window(); }) {
+    if (in.size() == 0 || out.size() == 0) return true;
+    return in.element(0).window() != out.element(0).window();
+  } else {
+    return false;
+  }
+}
+
+/// in's local elements as they are, without a copy when they lie contiguously as T and out is
+/// another container; otherwise copied first. Local.
+template <class T, class In, class Out>
+local_results<T> elements_of(In& in, Out& out) {
   auto&& mine = in.local();
-  using Local = std::remove_cvref_t<decltype(mine)>;
-  if constexpr (std::ranges::contiguous_range<Local> &&
-                std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Local>>, T>) {
+  if constexpr (contiguous_of<std::remove_cvref_t<decltype(mine)>, T>) {
+    if (!apart(in, out)) {
+      auto same = [](const auto& x) { return x; };
+      return results_of<T>(in, same);
+    }
     local_results<T> r;
     r.values = std::span<const T>(std::ranges::data(mine), std::ranges::size(mine));
     find_runs(in, r.values.size(), r);
@@ -194,8 +214,8 @@ bool put_runs_into(Out& out, const local_results<T>& r) {
 /// Applies f to every local element of in (with its global index) and writes the results to
 /// out, aligned or not. Collective; ends with a sync point. `identity` says f returns its
 /// argument: unaligned, the input's local elements are then sent as they lie.
-template <class In, class Out, class F>
-void map_into(In& in, Out& out, F f, bool identity = false) {
+template <bool identity = false, class In, class Out, class F>
+void map_into(In& in, Out& out, F f) {
   if (aligned(in, out)) {
     auto&& src = in.local();
     auto&& dst = out.local();
@@ -204,7 +224,13 @@ void map_into(In& in, Out& out, F f, bool identity = false) {
   } else {
     if constexpr (addressable_range<Out>) {
       using T = typename std::remove_cvref_t<Out>::value_type;
-      const local_results<T> r = identity ? elements_of<T>(in) : results_of<T>(in, f);
+      const local_results<T> r = [&] {
+        if constexpr (identity) {
+          return elements_of<T>(in, out);
+        } else {
+          return results_of<T>(in, f);
+        }
+      }();
       bool done = false;
       if constexpr (transfer_container<std::remove_reference_t<Out>>) done = put_runs_into(out, r);
       if (!done) {
@@ -277,7 +303,7 @@ template <distributed_range In, distributed_range Out>
 void copy(In&& in, Out&& out) {
   const auto acting = detail::act_on(in);
   detail::require_same_size("pgas::copy", in.size(), out.size());
-  detail::map_into(in, out, [](const auto& v) { return v; }, true);
+  detail::map_into<true>(in, out, [](const auto& v) { return v; });
 }
 
 /// Gathers the whole distributed range, in global order, into `out` on image `root` (other
