@@ -73,8 +73,9 @@ class ndarray {
   ndarray(const pgas::team& t, const index_type& extents, const pgas::grid<N>& g, const index_type& halos,
           boundary edges = boundary::fixed, const T& initial = T{}) {
     runtime::require_environment("pgas::ndarray");
+    // Agreed first, so an image given another grid cannot throw alone and leave the rest waiting.
+    require_same_shape(t, extents, g, halos, edges);
     const pgas::grid<N> chosen = choose_grid(t, g);
-    require_same_shape(t, extents, chosen, halos, edges);
     require_addressable_shape(extents, halos);
     auto s = std::make_unique<state>();
     s->home = t;

@@ -146,6 +146,58 @@ TEST(Hdf5, matrices_round_trip_without_their_ghost_cells) {
   }
 }
 
+// An ndarray written on one grid reads back into another grid (and a matrix), 2-D and 3-D,
+// owned cells only; a 2-D array and a matrix of the same shape share the dataset's format.
+TEST(Hdf5, ndarrays_round_trip_between_grids) {
+  const scratch_directory dir;
+  const std::size_t p = pgas::num_images();
+  const std::array<std::size_t, 2> e{2 * p + 3, 3 * p + 1};
+  pgas::ndarray<long, 2> a(e, pgas::grid({1, p}), 1, pgas::boundary::fixed, -1);
+  const auto v = a.local();
+  const auto o = a.local_origin();
+  for (std::size_t i = 0; i < v.extent(0); ++i) {
+    for (std::size_t j = 0; j < v.extent(1); ++j) v(i, j) = static_cast<long>(1000 * (o[0] + i) + o[1] + j);
+  }
+  pgas::sync_all();
+  const fs::path file = dir / "tiles.h5";
+  pgas::hdf5::write(a, file, "/a");
+  pgas::ndarray<long, 2> b(e, pgas::grid({p, 1}), 2, pgas::boundary::periodic, -7);
+  pgas::hdf5::read(b, file, "/a");
+  const auto w = b.local();
+  const auto q = b.local_origin();
+  std::size_t wrong = 0;
+  for (long i = -2; i < static_cast<long>(w.extent(0)) + 2 && w.size() > 0; ++i) {
+    for (long j = -2; j < static_cast<long>(w.extent(1)) + 2; ++j) {
+      const bool owned = i >= 0 && j >= 0 && i < static_cast<long>(w.extent(0)) && j < static_cast<long>(w.extent(1));
+      const long want = owned ? static_cast<long>(1000 * (q[0] + static_cast<std::size_t>(i)) + q[1] + static_cast<std::size_t>(j)) : -7;
+      if (w(i, j) != want) ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  pgas::matrix<long> m(e[0], e[1], 1);
+  pgas::hdf5::read(m, file, "/a");
+  EXPECT_EQ(m(e[0] - 1, e[1] - 1).get(), static_cast<long>(1000 * (e[0] - 1) + e[1] - 1));
+  // 3-D, on a grid over the last dimension, read back on the default grid.
+  const std::array<std::size_t, 3> e3{3, 4, 2 * p + 1};
+  pgas::ndarray<float, 3> c(e3, pgas::grid({1, 1, p}), 1);
+  const auto cv = c.local();
+  const auto co = c.local_origin();
+  for (std::size_t i = 0; i < cv.extent(0); ++i) {
+    for (std::size_t j = 0; j < cv.extent(1); ++j) {
+      for (std::size_t k = 0; k < cv.extent(2); ++k) cv(i, j, k) = static_cast<float>(100 * (co[0] + i) + 10 * (co[1] + j) + co[2] + k);
+    }
+  }
+  pgas::sync_all();
+  pgas::hdf5::write(c, file, "/c");
+  pgas::ndarray<float, 3> d(e3);
+  pgas::hdf5::read(d, file, "/c");
+  EXPECT_EQ(d(2, 3, 2 * p).get(), static_cast<float>(200 + 30 + 2 * p));
+  EXPECT_EQ(d(1, 0, 1).get(), 101.0F);
+  // A 3-D dataset does not read into a 2-D array.
+  EXPECT_THROW(pgas::hdf5::read(b, file, "/c"), pgas::io_error);
+  pgas::sync_all();
+}
+
 TEST(Hdf5, datasets_are_added_to_a_file_and_overwritten_in_place) {
   const scratch_directory dir;
   const fs::path file = dir / "several.h5";

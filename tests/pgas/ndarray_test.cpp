@@ -1,6 +1,6 @@
 // pgas::ndarray: tiles on a process grid, element access, ghost cells after a halo exchange
 // (whole and split phase) checked cell by cell in 1, 2 and 3 dimensions, empty tiles, patches.
-#include <pgas/pgas.hpp>
+#include <pgas/algorithms.hpp>
 
 #include <gtest/gtest.h>
 
@@ -318,6 +318,33 @@ TEST(NdArray, patches_of_three_dimensions) {
   }
   EXPECT_EQ(a(2, e[1] - 1, 3).get(), static_cast<int>(e[0] * e[1] * e[2] - 1));
   pgas::sync_all();
+}
+
+TEST(NdArray, transpose_between_any_grids_element_by_element) {
+  const std::size_t p = images();
+  std::vector<pgas::grid<2>> gs{pgas::grid({1, p}), pgas::grid({p, 1})};
+  if (p == 4) gs.push_back(pgas::grid({2, 2}));
+  for (const auto& ga : gs) {
+    for (const auto& gb : gs) {
+      pgas::ndarray<double, 2> a({3 * p + 2, 2 * p + 1}, ga, 1);
+      pgas::ndarray<double, 2> b({2 * p + 1, 3 * p + 2}, gb, 0, pgas::boundary::fixed, 0.5);
+      fill_owned(a);
+      pgas::transpose(b, a);
+      std::size_t wrong = 0;
+      const auto v = b.local();
+      const auto o = b.local_origin();
+      for (std::size_t i = 0; i < v.extent(0); ++i) {
+        for (std::size_t j = 0; j < v.extent(1); ++j) {
+          if (v(i, j) != code<2>(std::array<std::size_t, 2>{o[1] + j, o[0] + i})) ++wrong;
+        }
+      }
+      pgas::transpose(b, a, pgas::reduce_op::sum);  // b += aᵀ: twice the value
+      EXPECT_EQ(b(0, 1).get(), 2 * code<2>(std::array<std::size_t, 2>{1, 0}));
+      EXPECT_EQ(wrong, 0u) << "a on " << ga.extent(0) << " x " << ga.extent(1) << ", b on " << gb.extent(0) << " x "
+                           << gb.extent(1);
+      pgas::sync_all();
+    }
+  }
 }
 
 TEST(NdArray, bad_shapes_grids_patches_and_indices_are_refused) {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -193,6 +194,86 @@ TEST_F(BadInput, moved_from_vector_says_so) {
   EXPECT_THROW((void)v.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
   EXPECT_THROW(v.push_back(1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(w.size(), 4u);
+  pgas::sync_all();
+}
+
+// ---- n-dimensional arrays on a process grid ----
+
+TEST_F(BadInput, ndarray_extents_whose_product_overflows_are_refused_on_every_image) {
+  using shape = std::array<std::size_t, 3>;
+  using int3 = pgas::ndarray<int, 3>;
+  const shape huge{std::size_t{1} << 22, std::size_t{1} << 22, std::size_t{1} << 22};
+  EXPECT_THROW((void)int3(huge), pgas::usage_error);
+  const shape negative{static_cast<std::size_t>(-3), 4, 4};
+  EXPECT_THROW((void)int3(negative), pgas::usage_error);
+}
+
+TEST_F(BadInput, ndarray_grid_that_does_not_hold_the_team_is_refused) {
+  using shape = std::array<std::size_t, 2>;
+  using int2 = pgas::ndarray<int, 2>;
+  const shape e{8, 8};
+  const pgas::grid<2> too_big({images(), 2});
+  const pgas::grid<2> with_zero({0, images()});
+  try {
+    (void)int2(e, too_big);
+    ADD_FAILURE() << "no exception";
+  } catch (const pgas::usage_error& error) {
+    EXPECT_NE(std::string(error.what()).find("the team has " + std::to_string(images())), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW((void)int2(e, with_zero), pgas::usage_error);
+  // Images that disagree on the grid: a usage_error everywhere, not a hang.
+  if (images() == 4) {
+    const pgas::grid<2> mine = me() == 0 ? pgas::grid<2>({2, 2}) : pgas::grid<2>({4, 1});
+    EXPECT_THROW((void)int2(e, mine), pgas::usage_error);
+  }
+}
+
+TEST_F(BadInput, ndarray_halo_wider_than_a_tile_is_refused_on_every_image) {
+  using shape = std::array<std::size_t, 2>;
+  using dbl2 = pgas::ndarray<double, 2>;
+  // Columns split over every image, 2 per tile at most, and a halo of 3.
+  const shape e{4, 2 * images()};
+  const pgas::grid<2> columns({1, images()});
+  EXPECT_THROW((void)dbl2(e, columns, 3), pgas::usage_error);
+  const shape per_dimension{3, 2 * images()};
+  EXPECT_THROW((void)dbl2(per_dimension, columns, shape{4, 1}), pgas::usage_error);
+}
+
+TEST_F(BadInput, ndarray_index_patch_or_view_index_outside_is_refused_and_nothing_moves) {
+  using shape = std::array<std::size_t, 2>;
+  pgas::ndarray<int, 2> a(shape{5, 3}, pgas::grid<2>({images(), 1}), 1, pgas::boundary::fixed, 7);
+  EXPECT_THROW((void)a(5, 0), pgas::out_of_range);
+  EXPECT_THROW((void)a(0, 3), pgas::out_of_range);
+  EXPECT_THROW((void)a.owner(-1, 0), pgas::out_of_range);
+  std::vector<int> out(6, -1);
+  EXPECT_THROW(pgas::get_patch(a, {4, 0}, {2, 3}, out), pgas::out_of_range);  // leaves the array
+  EXPECT_THROW(pgas::get_patch(a, {0, 1}, {2, 3}, out), pgas::out_of_range);
+  EXPECT_THROW(pgas::put_patch(a, {0, 0}, {2, 2}, std::span<const int>(out)), pgas::usage_error);  // 4 != 6
+  EXPECT_THROW(pgas::accumulate_patch(a, {4, 2}, {2, 1}, std::span<const int>(out).first(2), pgas::reduce_op::sum),
+               pgas::out_of_range);
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](int x) { return x == -1; }));
+  pgas::sync_all();
+  EXPECT_EQ(a(4, 2).get(), 7);  // nothing was written
+  const auto v = a.local();
+  if (v.size() > 0) {
+    EXPECT_THROW((void)v.at(-2, 0), pgas::out_of_range);
+    EXPECT_THROW((void)v.at(0, static_cast<long>(v.extent(1)) + 1), pgas::out_of_range);
+    EXPECT_EQ(v.at(-1, -1), 7);  // a ghost cell is inside tile + halo
+  }
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, transpose_of_mismatched_shapes_or_one_array_is_refused_before_anything_is_written) {
+  using shape = std::array<std::size_t, 2>;
+  pgas::ndarray<double, 2> a(shape{4, 6}, pgas::grid<2>{}, 0, pgas::boundary::fixed, 1.0);
+  pgas::ndarray<double, 2> square(shape{4, 4}, pgas::grid<2>{}, 0, pgas::boundary::fixed, 2.0);
+  pgas::ndarray<double, 2> same(shape{4, 6}, pgas::grid<2>{}, 0, pgas::boundary::fixed, 3.0);
+  EXPECT_THROW(pgas::transpose(square, a), pgas::usage_error);
+  EXPECT_THROW(pgas::transpose(same, a), pgas::usage_error);  // 4 x 6 is not 6 x 4
+  EXPECT_THROW(pgas::transpose(square, square), pgas::usage_error);
+  EXPECT_EQ(square(3, 3).get(), 2.0);
+  EXPECT_EQ(same(0, 5).get(), 3.0);
   pgas::sync_all();
 }
 
