@@ -145,7 +145,8 @@ class ndarray {
 
   /// Fills every ghost cell of every tile from the tile that owns its position (with fixed
   /// edges, ghost cells outside the array keep the program's values), corners included: one
-  /// put per neighbouring tile in each direction, in an epoch over the neighbours only.
+  /// put per neighbouring image (all the directions it lies in), in an epoch over the
+  /// neighbours only.
   /// Collective over the images that own elements. Call once every image has finished writing
   /// its cells and reading its ghosts of the step before.
   void exchange_halo() { exchange_halo_begin().wait(); }

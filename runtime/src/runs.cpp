@@ -32,9 +32,35 @@ runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base, int 
   for (std::size_t k = 1; progression && k < n; ++k) {
     progression = runs.lengths()[k] == runs.lengths()[0] && runs.starts()[k] - runs.starts()[k - 1] == spacing;
   }
+  // Groups of such runs, equally spaced themselves (a box of three dimensions, as a patch of an
+  // n-dimensional array cuts from a tile): a vector of vectors, the shape a subarray type has.
+  std::size_t group = 0;  // runs per group
+  MPI_Aint group_spacing = 0;
+  if (!progression && n >= 4 && offset_ok && runs.starts()[1] > first) {
+    group = 1;
+    while (group < n && runs.starts()[group] - runs.starts()[group - 1] == spacing) ++group;
+    bool regular = group >= 2 && group < n && n % group == 0;
+    group_spacing = regular ? runs.starts()[group] - first : 0;
+    regular = regular && group_spacing > runs.starts()[group - 1] - first;
+    for (std::size_t k = 0; regular && k < n; ++k) {
+      const MPI_Aint want = first + static_cast<MPI_Aint>(k / group) * group_spacing +
+                            static_cast<MPI_Aint>(k % group) * spacing;
+      regular = runs.starts()[k] == want && runs.lengths()[k] == runs.lengths()[0];
+    }
+    if (!regular) group = 0;
+  }
   owned_datatype t;
   MPI_Aint offset = 0;
-  if (progression) {
+  if (group != 0) {
+    owned_datatype inner;
+    check(MPI_Type_create_hvector(to_count(group), to_count(runs.lengths()[0] * static_cast<std::size_t>(per_element)),
+                                  spacing * static_cast<MPI_Aint>(element_bytes), base, inner.out()),
+          "MPI_Type_create_hvector");
+    check(MPI_Type_create_hvector(to_count(n / group), 1, group_spacing * static_cast<MPI_Aint>(element_bytes),
+                                  inner.get(), t.out()),
+          "MPI_Type_create_hvector");
+    offset = first;
+  } else if (progression) {
     check(MPI_Type_create_hvector(to_count(n), to_count(runs.lengths()[0] * static_cast<std::size_t>(per_element)),
                                   spacing * static_cast<MPI_Aint>(element_bytes), base, t.out()),
           "MPI_Type_create_hvector");

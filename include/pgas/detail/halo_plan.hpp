@@ -1,8 +1,9 @@
 #pragma once
 // What one image does to fill its neighbours' ghost cells, worked out once per array: for every
 // direction of the 3^N - 1 around its tile (faces, edges, corners), the box of its own elements
-// a neighbour's ghost cells mirror, as a put with datatypes built once; boxes that wrap onto
-// this image's own ghosts (a periodic dimension it spans alone) as local copies.
+// a neighbour's ghost cells mirror. Each neighbouring image gets the boxes of all directions it
+// lies in as one put, its datatypes built once; boxes that wrap onto this image's own ghosts (a
+// periodic dimension it spans alone) become local copies.
 
 #include <pgas/boundary.hpp>
 #include <pgas/detail/tile_layout.hpp>
@@ -24,7 +25,7 @@ struct halo_plan {
     std::ptrdiff_t to;
     std::array<std::size_t, N> sizes;
   };
-  std::vector<runtime::prepared_put> puts;  // one per direction whose neighbour is another image
+  std::vector<runtime::prepared_put> puts;  // one per neighbouring image: all its directions
   std::vector<int> peers;                   // those neighbours, each once: they put here as well
   std::vector<local_copy> copies;
   std::array<std::size_t, N> strides{};     // of this image's storage
@@ -42,18 +43,16 @@ struct halo_plan {
   }
 };
 
-/// The runs (rows along the last dimension) a box of `sizes` covers from offset `first` in
-/// storage with `strides`.
+/// Appends the runs (rows along the last dimension) a box of `sizes` covers from offset
+/// `first` in storage with `strides`.
 template <std::size_t N>
-runtime::element_runs runs_of_box(std::ptrdiff_t first, const std::array<std::size_t, N>& sizes,
-                                  const std::array<std::size_t, N>& strides) {
-  runtime::element_runs runs;
+void append_box(runtime::element_runs& runs, std::ptrdiff_t first, const std::array<std::size_t, N>& sizes,
+                const std::array<std::size_t, N>& strides) {
   for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
     std::ptrdiff_t row = first;
     for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
     runs.add(row, sizes[N - 1]);
   });
-  return runs;
 }
 
 /// The plan of image `me`, empty for an empty tile or no halo. A ghost cell takes the value its
@@ -73,6 +72,10 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
   if (layout.empty_tile(mine) || !any_halo) return plan;
   const index n = layout.tile_extents(mine);
   const bool periodic = edges == boundary::periodic;
+  // Every direction's box for one neighbour joins that neighbour's one put (with a 2-wide grid
+  // and wrap-around, one image is the neighbour above and below).
+  std::vector<runtime::element_runs> origins;
+  std::vector<runtime::element_runs> targets;  // offsets in the neighbour's storage
 
   std::array<int, N> dir{};
   dir.fill(-1);
@@ -130,12 +133,16 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
       if (image == me) {
         plan.copies.push_back({source, target, sizes});
       } else {
-        runtime::element_runs origin = runs_of_box<N>(source, sizes, plan.strides);
-        runtime::element_runs target_runs = runs_of_box<N>(0, sizes, their_strides);
-        plan.puts.push_back(runtime::prepare_put_runs<T>(origin, static_cast<int>(image), target, target_runs));
-        if (std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(image)) == plan.peers.end()) {
+        auto at = std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(image));
+        if (at == plan.peers.end()) {
           plan.peers.push_back(static_cast<int>(image));
+          origins.emplace_back();
+          targets.emplace_back();
+          at = plan.peers.end() - 1;
         }
+        const auto k = static_cast<std::size_t>(at - plan.peers.begin());
+        append_box<N>(origins[k], source, sizes, plan.strides);
+        append_box<N>(targets[k], target, sizes, their_strides);
       }
     }
     // Next direction, like counting in base 3 over -1, 0, 1.
@@ -143,7 +150,14 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
     while (d-- > 0) {
       if (++dir[d] <= 1) break;
       dir[d] = -1;
-      if (d == 0) return plan;
+      if (d == 0) {
+        for (std::size_t k = 0; k < plan.peers.size(); ++k) {
+          const MPI_Aint lowest = targets[k].lowest();
+          targets[k].shift(-lowest);
+          plan.puts.push_back(runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
+        }
+        return plan;
+      }
     }
   }
 }
