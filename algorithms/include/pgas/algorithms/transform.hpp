@@ -171,7 +171,9 @@ local_results<T> elements_of(In& in, Out& out) {
       return results_of<T>(in, same);
     }
     local_results<T> r;
-    r.values = std::span<const T>(std::ranges::data(mine), std::ranges::size(mine));
+    // data() of an empty range-v3 subrange dereferences its begin: ask only when non-empty.
+    const auto count = static_cast<std::size_t>(std::ranges::size(mine));
+    if (count > 0) r.values = std::span<const T>(std::ranges::data(mine), count);
     find_runs(in, r.values.size(), r);
     return r;
   } else {
