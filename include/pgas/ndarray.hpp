@@ -83,7 +83,6 @@ class ndarray {
     s->edges = edges;
     s->layout = detail::tile_layout<N>(extents, chosen, halos);
     require_tiles_hold_halo(s->layout);
-    s->coordinates = chosen.coordinates(s->me);
     std::vector<std::size_t> every_bytes(t.size(), 0);
     for (std::size_t img = 0; img < t.size(); ++img) {
       every_bytes[img] = s->layout.stored_elements(chosen.coordinates(img)) * sizeof(T);
@@ -139,9 +138,9 @@ class ndarray {
   [[nodiscard]] ndarray_view<T, N> local() { return view_of(st()); }
   [[nodiscard]] ndarray_view<const T, N> local() const { return view_of(st()); }
   /// The global index of the tile's first element (its extents are local().extents()). Local.
-  [[nodiscard]] index_type local_origin() const { return st().layout.tile_origin(st().coordinates); }
+  [[nodiscard]] index_type local_origin() const { return st().layout.tile_origin(grid_coordinates()); }
   /// This image's grid coordinates. Local.
-  [[nodiscard]] index_type grid_coordinates() const { return st().coordinates; }
+  [[nodiscard]] index_type grid_coordinates() const { return grid().coordinates(st().me); }
 
   /// Fills every ghost cell of every tile from the tile that owns its position (with fixed
   /// edges, ghost cells outside the array keep the program's values), corners included: one
@@ -187,7 +186,6 @@ class ndarray {
     std::size_t me = 0;
     boundary edges = boundary::fixed;
     detail::tile_layout<N> layout;
-    index_type coordinates{};
     mutable runtime::window win;
     std::span<T> data;
     std::vector<T*> mapped;
@@ -203,7 +201,8 @@ class ndarray {
     return h;
   }
   static ndarray_view<T, N> view_of(const state& s) {
-    const index_type n = s.layout.empty_tile(s.coordinates) ? index_type{} : s.layout.tile_extents(s.coordinates);
+    const index_type mine = s.layout.process_grid().coordinates(s.me);
+    const index_type n = s.layout.empty_tile(mine) ? index_type{} : s.layout.tile_extents(mine);
     return ndarray_view<T, N>(s.data, n, s.layout.halos());
   }
   template <class... I>

@@ -73,8 +73,7 @@ void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>
     tiles[d] = layout.split(d).owner(first[d] + sizes[d] - 1) - first_tile[d] + 1;
   }
   // Every tile crossed, then every row of the box inside it.
-  index tile{};
-  while (true) {
+  for_each_index<N>(tiles, [&](const index& tile) {
     index lo{};
     index part{};
     for (std::size_t d = 0; d < N; ++d) {
@@ -93,13 +92,7 @@ void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>
       }
       add(position, a.element(g), part[N - 1], std::size_t{1});
     });
-    std::size_t d = N;
-    while (d-- > 0) {
-      if (++tile[d] < tiles[d]) break;
-      tile[d] = 0;
-      if (d == 0) return;
-    }
-  }
+  });
 }
 
 // The walk the transfers take: writable elements, which read_elements sees as const.

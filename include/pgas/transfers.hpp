@@ -216,12 +216,19 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
   const auto remote = [&in, op, started](owner_batch<T>& b) {
     runtime::window& w = *b.first.window();
     const int owner = rank_of(b.first);
+    if (started == nullptr) {
+      runtime::accumulate_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target, op);
+      return;
+    }
+    w.require_passive("an asynchronous accumulate");
     const auto a = runtime::start_accumulate_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target, op);
-    if (!a) return;
-    if (started != nullptr && a->passive && !a->to_self) {
-      started->add(w, owner);
+    if (!a) return;  // applied in place: done
+    // Into this process's own memory it completes at once (its loads must see it), as every
+    // accumulate does; elsewhere the future's flush completes it.
+    if (a->to_self) {
+      w.flush(owner);
     } else {
-      runtime::detail::after_accumulate(w, *a, owner, false);
+      started->add(w, owner);
     }
   };
   const auto never_local = [](std::size_t, const P&, std::size_t, std::size_t) {};

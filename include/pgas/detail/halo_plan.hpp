@@ -28,7 +28,7 @@ struct halo_plan {
   std::vector<runtime::prepared_put> puts;  // one per neighbouring image: all its directions
   std::vector<int> peers;                   // those neighbours, each once: they put here as well
   std::vector<local_copy> copies;
-  std::array<std::size_t, N> strides{};     // of this image's storage
+  std::array<std::size_t, N> strides{};  // of this image's storage
 
   /// Performs the local copies in `storage`. Local.
   template <class T>
@@ -36,7 +36,8 @@ struct halo_plan {
     for (const local_copy& c : copies) {
       for_each_box_row<N>(c.sizes, [&](const std::array<std::size_t, N>& at) {
         std::ptrdiff_t row = 0;
-        for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
+        for (std::size_t d = 0; d + 1 < N; ++d)
+          row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
         std::copy_n(storage + c.from + row, c.sizes[N - 1], storage + c.to + row);
       });
     }
@@ -46,7 +47,9 @@ struct halo_plan {
 /// Appends the runs (rows along the last dimension) a box of `sizes` covers from offset
 /// `first` in storage with `strides`.
 template <std::size_t N>
-void append_box(runtime::element_runs& runs, std::ptrdiff_t first, const std::array<std::size_t, N>& sizes,
+void append_box(runtime::element_runs& runs,
+                std::ptrdiff_t first,
+                const std::array<std::size_t, N>& sizes,
                 const std::array<std::size_t, N>& strides) {
   for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
     std::ptrdiff_t row = first;
@@ -69,7 +72,8 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
   plan.strides = layout.strides(mine);
   bool any_halo = false;
   for (std::size_t d = 0; d < N; ++d) any_halo = any_halo || h[d] > 0;
-  if (layout.empty_tile(mine) || !any_halo) return plan;
+  if (layout.empty_tile(mine) || !any_halo)
+    return plan;
   const index n = layout.tile_extents(mine);
   const bool periodic = edges == boundary::periodic;
   // Every direction's box for one neighbour joins that neighbour's one put (with a 2-wide grid
@@ -77,89 +81,78 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
   std::vector<runtime::element_runs> origins;
   std::vector<runtime::element_runs> targets;  // offsets in the neighbour's storage
 
-  std::array<int, N> dir{};
-  dir.fill(-1);
-  while (true) {
+  index three{};
+  three.fill(3);
+  // Every direction: dir[d] = at[d] - 1 in -1, 0, 1.
+  for_each_index<N>(three, [&](const index& at) {
+    std::array<int, N> dir{};
+    for (std::size_t d = 0; d < N; ++d) dir[d] = static_cast<int>(at[d]) - 1;
+    // The neighbour's grid position, or none: the centre itself, a dimension without ghosts,
+    // or a fixed edge.
     bool centre = true;
-    bool usable = true;
     index there{};
     for (std::size_t d = 0; d < N; ++d) {
+      const std::size_t owners = layout.owners(d);
+      const bool wraps = dir[d] < 0 ? mine[d] == 0 : mine[d] + 1 == owners;
       if (dir[d] == 0) {
         there[d] = mine[d];
         continue;
       }
       centre = false;
-      const std::size_t owners = layout.owners(d);
-      if (h[d] == 0) {
-        usable = false;
-      } else if (dir[d] < 0) {
-        if (mine[d] > 0) there[d] = mine[d] - 1;
-        else if (periodic) there[d] = owners - 1;
-        else usable = false;
-      } else {
-        if (mine[d] + 1 < owners) there[d] = mine[d] + 1;
-        else if (periodic) there[d] = 0;
-        else usable = false;
+      if (h[d] == 0 || (wraps && !periodic)) return;
+      if (dir[d] < 0) there[d] = wraps ? owners - 1 : mine[d] - 1;
+      if (dir[d] > 0) there[d] = wraps ? 0 : mine[d] + 1;
+    }
+    if (centre) return;
+    const index theirs = layout.tile_extents(there);
+    std::array<std::ptrdiff_t, N> from{};
+    std::array<std::ptrdiff_t, N> to{};
+    index sizes{};
+    for (std::size_t d = 0; d < N; ++d) {
+      const auto hd = static_cast<std::ptrdiff_t>(h[d]);
+      const auto nd = static_cast<std::ptrdiff_t>(n[d]);
+      if (dir[d] > 0) {  // my last cells become the ghosts before their first
+        from[d] = nd - hd;
+        to[d] = -hd;
+        sizes[d] = h[d];
+      } else if (dir[d] < 0) {  // my first cells become the ghosts after their last
+        from[d] = 0;
+        to[d] = static_cast<std::ptrdiff_t>(theirs[d]);
+        sizes[d] = h[d];
+      } else {  // the same extent on both sides; outer ghosts of fixed edges travel too
+        const bool low_edge = !periodic && mine[d] == 0;
+        const bool high_edge = !periodic && mine[d] + 1 == layout.owners(d);
+        from[d] = low_edge ? -hd : 0;
+        to[d] = from[d];
+        sizes[d] = static_cast<std::size_t>((high_edge ? nd + hd : nd) - from[d]);
       }
     }
-    if (!centre && usable) {
-      const index theirs = layout.tile_extents(there);
-      std::array<std::ptrdiff_t, N> from{};
-      std::array<std::ptrdiff_t, N> to{};
-      index sizes{};
-      for (std::size_t d = 0; d < N; ++d) {
-        const auto hd = static_cast<std::ptrdiff_t>(h[d]);
-        const auto nd = static_cast<std::ptrdiff_t>(n[d]);
-        if (dir[d] > 0) {  // my last cells become the ghosts before their first
-          from[d] = nd - hd;
-          to[d] = -hd;
-          sizes[d] = h[d];
-        } else if (dir[d] < 0) {  // my first cells become the ghosts after their last
-          from[d] = 0;
-          to[d] = static_cast<std::ptrdiff_t>(theirs[d]);
-          sizes[d] = h[d];
-        } else {  // the same extent on both sides; outer ghosts of fixed edges travel too
-          const bool low_edge = !periodic && mine[d] == 0;
-          const bool high_edge = !periodic && mine[d] + 1 == layout.owners(d);
-          from[d] = low_edge ? -hd : 0;
-          to[d] = from[d];
-          sizes[d] = static_cast<std::size_t>((high_edge ? nd + hd : nd) - from[d]);
-        }
+    const std::size_t image = g.image_at(there);
+    const std::ptrdiff_t source = layout.offset_in_tile(from, plan.strides);
+    const index their_strides = layout.strides(there);
+    const std::ptrdiff_t target = layout.offset_in_tile(to, their_strides);
+    if (image == me) {
+      plan.copies.push_back({source, target, sizes});
+    } else {
+      auto peer = std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(image));
+      if (peer == plan.peers.end()) {
+        plan.peers.push_back(static_cast<int>(image));
+        origins.emplace_back();
+        targets.emplace_back();
+        peer = plan.peers.end() - 1;
       }
-      const std::size_t image = g.image_at(there);
-      const std::ptrdiff_t source = layout.offset_in_tile(from, plan.strides);
-      const index their_strides = layout.strides(there);
-      const std::ptrdiff_t target = layout.offset_in_tile(to, their_strides);
-      if (image == me) {
-        plan.copies.push_back({source, target, sizes});
-      } else {
-        auto at = std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(image));
-        if (at == plan.peers.end()) {
-          plan.peers.push_back(static_cast<int>(image));
-          origins.emplace_back();
-          targets.emplace_back();
-          at = plan.peers.end() - 1;
-        }
-        const auto k = static_cast<std::size_t>(at - plan.peers.begin());
-        append_box<N>(origins[k], source, sizes, plan.strides);
-        append_box<N>(targets[k], target, sizes, their_strides);
-      }
+      const auto k = static_cast<std::size_t>(peer - plan.peers.begin());
+      append_box<N>(origins[k], source, sizes, plan.strides);
+      append_box<N>(targets[k], target, sizes, their_strides);
     }
-    // Next direction, like counting in base 3 over -1, 0, 1.
-    std::size_t d = N;
-    while (d-- > 0) {
-      if (++dir[d] <= 1) break;
-      dir[d] = -1;
-      if (d == 0) {
-        for (std::size_t k = 0; k < plan.peers.size(); ++k) {
-          const MPI_Aint lowest = targets[k].lowest();
-          targets[k].shift(-lowest);
-          plan.puts.push_back(runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
-        }
-        return plan;
-      }
-    }
+  });
+  for (std::size_t k = 0; k < plan.peers.size(); ++k) {
+    const MPI_Aint lowest = targets[k].lowest();
+    targets[k].shift(-lowest);
+    plan.puts.push_back(
+        runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
   }
+  return plan;
 }
 
 }  // namespace pgas::detail

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 
 namespace pgas::detail {
 
@@ -117,25 +118,32 @@ class tile_layout {
   index owners_{};
 };
 
-/// Calls f(position) for every position of a box of `sizes`, the last dimension innermost,
-/// over all dimensions but the last (each call stands for one row of sizes[N - 1] elements).
-/// Nothing is called when any size is 0.
-template <std::size_t N, class F>
-void for_each_box_row(const std::array<std::size_t, N>& sizes, F f) {
+/// Calls f(position) for every position of a box of `sizes`, row-major (the last dimension
+/// fastest), over the first M dimensions only: the later ones stay 0. Nothing is called when any
+/// size is 0.
+template <std::size_t N, std::size_t M = N, class F>
+void for_each_index(const std::array<std::size_t, N>& sizes, F f) {
   for (std::size_t d = 0; d < N; ++d) {
     if (sizes[d] == 0) return;
   }
   std::array<std::size_t, N> at{};
   while (true) {
-    f(at);
-    if constexpr (N == 1) return;
-    std::size_t d = N - 1;
-    while (d-- > 0) {
+    f(std::as_const(at));
+    std::size_t d = M;
+    while (true) {
+      if (d == 0) return;
+      --d;
       if (++at[d] < sizes[d]) break;
       at[d] = 0;
-      if (d == 0) return;
     }
   }
+}
+
+/// Calls f(position) for every row of a box of `sizes`: every position over all dimensions but
+/// the last (each call stands for sizes[N - 1] elements along it).
+template <std::size_t N, class F>
+void for_each_box_row(const std::array<std::size_t, N>& sizes, F f) {
+  for_each_index<N, N - 1>(sizes, f);
 }
 
 }  // namespace pgas::detail
