@@ -41,7 +41,16 @@ class halo_exchange {
     runtime::window* w = std::exchange(w_, nullptr);
     w->end_neighbourhood_phase();
   }
-  /// True until wait() has completed the exchange.
+  /// Without blocking for the neighbours: true once the ghost cells hold their values and this
+  /// image's cells may change again (as after wait()); false while puts into this image are
+  /// still in flight. This image's own puts are completed on the first call.
+  [[nodiscard]] bool test() {
+    if (w_ == nullptr) return true;
+    if (!w_->test_neighbourhood_phase()) return false;
+    w_ = nullptr;
+    return true;
+  }
+  /// True until wait() or test() has completed the exchange.
   [[nodiscard]] bool in_flight() const noexcept { return w_ != nullptr; }
 
  private:

@@ -98,14 +98,31 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
   check(MPI_Win_post(exposure.native(), 0, s.win), "MPI_Win_post");
   check(MPI_Win_start(accessed.native(), 0, s.win), "MPI_Win_start");
   s.mode = epoch::neighbourhood;
+  s.access_completed = false;
 }
 
 void window::end_neighbourhood_phase() {
   window_state& s = state();
   if (s.mode != epoch::neighbourhood) throw usage_error("end_neighbourhood_phase() outside a neighbourhood phase");
-  check(MPI_Win_complete(s.win), "MPI_Win_complete");
+  if (!s.access_completed) check(MPI_Win_complete(s.win), "MPI_Win_complete");
   check(MPI_Win_wait(s.win), "MPI_Win_wait");
   return_to_passive(s);
+}
+
+bool window::test_neighbourhood_phase() {
+  window_state& s = state();
+  if (s.mode != epoch::neighbourhood) throw usage_error("test_neighbourhood_phase() outside a neighbourhood phase");
+  // MPI has no non-blocking MPI_Win_complete; it returns once this process's puts have left
+  // (the targets posted when the phase began), and then MPI_Win_test asks for the rest.
+  if (!s.access_completed) {
+    check(MPI_Win_complete(s.win), "MPI_Win_complete");
+    s.access_completed = true;
+  }
+  int done = 0;
+  check(MPI_Win_test(s.win, &done), "MPI_Win_test");
+  if (done == 0) return false;
+  return_to_passive(s);
+  return true;
 }
 
 bool window::in_passive_epoch() const { return state().mode == epoch::passive; }

@@ -33,7 +33,7 @@ void window::release() noexcept {
   if (s.win != MPI_WIN_NULL && mpi_running()) {
     if (s.mode == epoch::fence) report(MPI_Win_fence(MPI_MODE_NOSUCCEED, s.win), "MPI_Win_fence", s.rank);
     if (s.mode == epoch::neighbourhood) {
-      report(MPI_Win_complete(s.win), "MPI_Win_complete", s.rank);
+      if (!s.access_completed) report(MPI_Win_complete(s.win), "MPI_Win_complete", s.rank);
       report(MPI_Win_wait(s.win), "MPI_Win_wait", s.rank);
     }
     if (s.mode == epoch::passive && window_pool::keep(s_)) return;

@@ -31,6 +31,9 @@ struct window_state {
   std::vector<int> disp_units;
   std::vector<std::byte*> mapped;  // allocate_shared: where each rank's memory is mapped here
   epoch mode = epoch::none;
+  // In a neighbourhood phase: this process's access epoch was completed (MPI_Win_complete) by
+  // a test, so the phase's end only waits for its exposure.
+  bool access_completed = false;
   struct region {
     void* base;
     std::size_t bytes;

@@ -125,6 +125,16 @@ void check_halo(const std::array<std::size_t, N>& extents, const pgas::grid<N>& 
   EXPECT_FALSE(h_in_flight.in_flight());
   expect_ghosts(a, what + " (split phase)");
   EXPECT_GE(sum, 0.0);
+  // Split phase ended by polling: test() until it reports the ghosts filled, then wait() is a
+  // no-op and test() stays true.
+  fill_owned(a);
+  auto polled = a.exchange_halo_begin();
+  while (!polled.test()) {
+  }
+  EXPECT_FALSE(polled.in_flight());
+  EXPECT_TRUE(polled.test());
+  polled.wait();
+  expect_ghosts(a, what + " (polled with test)");
 }
 
 // Grids of every shape the image count allows: 1 x P, P x 1 and, at 4 images, 2 x 2.

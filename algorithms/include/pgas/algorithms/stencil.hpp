@@ -43,6 +43,10 @@ class stencil_point {
 
 namespace detail {
 
+// How many interior points stencil_for_each computes between two tests of the halo exchange:
+// a test costs about a microsecond, this many points of a small stencil some tens.
+inline constexpr std::size_t stencil_points_per_test = 16384;
+
 // Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1). f by value: a
 // local copy's captures stay in registers through the loop.
 template <class T, class F>
@@ -68,8 +72,8 @@ void sweep_block(const ndarray_view<const T, 2>& from, const ndarray_view<T, 2>&
 /// this image owns that lies at least `radius` from the array's edge (every point, when
 /// periodic); f reads the input around the point, at most the input's halo away, and updates
 /// the output element. The halo exchange is split: points at least the halo away from the
-/// tile's sides are computed while the ghosts are in flight, the rim of the tile after they
-/// arrive. Collective (the halo exchange);
+/// tile's sides are computed while the ghosts are in flight, the rest after they arrive (the
+/// points are visited in no fixed order). Collective (the halo exchange);
 /// the writes to out are local. Throws usage_error on every image if the shapes or grids differ
 /// or the halo is narrower than the radius. f is called once per point: let it capture small
 /// values (radius, a weights pointer) by value, so the loop keeps them in registers rather than
@@ -103,22 +107,35 @@ void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius,
   }
   // The interior: points that read no ghost cell. The kernel may read as far as the halo
   // reaches (radius only says how far from the array's edge points start), so the interior
-  // keeps the halo's width from the tile's sides.
+  // keeps the halo's width from the tile's sides: lo <= in_lo <= in_hi <= hi.
   std::size_t in_lo[2];
   std::size_t in_hi[2];
   for (std::size_t d = 0; d < 2; ++d) {
     const std::size_t reach = in.halo(d);
-    in_lo[d] = std::max(lo[d], reach);
-    in_hi[d] = std::min(hi[d], from.extent(d) > reach ? from.extent(d) - reach : 0);
-    if (in_hi[d] < in_lo[d]) in_hi[d] = in_lo[d];
+    in_lo[d] = std::clamp(reach, lo[d], hi[d]);
+    in_hi[d] = std::clamp(from.extent(d) > reach ? from.extent(d) - reach : 0, in_lo[d], hi[d]);
   }
-  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], in_lo[1], in_hi[1], f);
+  const auto block = [&](std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1) {
+    detail::sweep_block(from, to, origin[0], origin[1], r0, r1, c0, c1, f);
+  };
+  // Interior rows in blocks, asking after each whether the ghosts have arrived. Once they have,
+  // the rest of the tile goes row by row, sides and interior in one pass: a separate pass down
+  // the side columns would miss the cache on every row, which costs more than the exchange
+  // when the neighbours share the node. The rows done before then get their sides last.
+  const std::size_t inner_width = std::max<std::size_t>(1, in_hi[1] - in_lo[1]);
+  const std::size_t rows_per_test = std::max<std::size_t>(1, detail::stencil_points_per_test / inner_width);
+  std::size_t row = in_lo[0];
+  while (row < in_hi[0]) {
+    const std::size_t end = std::min(in_hi[0], row + rows_per_test);
+    block(row, end, in_lo[1], in_hi[1]);
+    row = end;
+    if (ghosts.test()) break;
+  }
   ghosts.wait();
-  // The rim: rows above and below the interior, then the columns beside it.
-  detail::sweep_block(from, to, origin[0], origin[1], lo[0], in_lo[0], lo[1], hi[1], f);
-  detail::sweep_block(from, to, origin[0], origin[1], in_hi[0], hi[0], lo[1], hi[1], f);
-  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], lo[1], in_lo[1], f);
-  detail::sweep_block(from, to, origin[0], origin[1], in_lo[0], in_hi[0], in_hi[1], hi[1], f);
+  block(lo[0], in_lo[0], lo[1], hi[1]);
+  block(row, hi[0], lo[1], hi[1]);
+  block(in_lo[0], row, lo[1], in_lo[1]);
+  block(in_lo[0], row, in_hi[1], hi[1]);
 }
 
 /// The same over two matrices (the row-grid case).

@@ -135,6 +135,11 @@ class window {
   void begin_neighbourhood_phase(const std::vector<int>& targets, const std::vector<int>& origins);
   /// Completes the access (MPI_Win_complete) and exposure (MPI_Win_wait), then back to passive.
   void end_neighbourhood_phase();
+  /// The same without blocking for the origins: completes the access (MPI_Win_complete), then
+  /// asks whether every origin has completed its access (MPI_Win_test, MPI-4.1 §12.5.2). True:
+  /// the phase has ended, the window is back in the passive epoch. False: call it or
+  /// end_neighbourhood_phase() again later.
+  [[nodiscard]] bool test_neighbourhood_phase();
 
   // What rma.hpp builds operations from. Local.
   /// Copies `bytes` into memory that stays unchanged until the next completion of all this
