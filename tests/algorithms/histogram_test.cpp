@@ -36,6 +36,32 @@ TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
   }
 }
 
+TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactly_block_by_block) {
+  // Past both thresholds of the in-place path's block-by-block order (on a shared window; through
+  // MPI, in the rma_only runs, the same counts by the other paths).
+  constexpr std::size_t bins_n = (std::size_t{1} << 21) + 3;
+  constexpr std::size_t updates = bins_n / 8 + 1001;
+  static_assert(bins_n * sizeof(long) >= pgas::detail::in_place_blocked_table_bytes);
+  pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
+  std::vector<long> want(bins_n, 0);
+  std::vector<std::size_t> mine;
+  for (std::size_t img = 0; img < pgas::num_images(); ++img) {
+    std::mt19937 gen(static_cast<unsigned>(img + 5));
+    for (std::size_t u = 0; u < updates; ++u) {
+      // Every image hits the first and last bins too: blocks at both ends of the table.
+      const std::size_t k = u % 1000 == 0 ? (u % 2000 == 0 ? 0 : bins_n - 1) : gen() % bins_n;
+      ++want[k];
+      if (img == pgas::this_image()) mine.push_back(k);
+    }
+  }
+  pgas::histogram(bins, mine);
+  const auto got = gather(bins);
+  if (pgas::this_image() == 0) {
+    EXPECT_EQ(got, want);
+  }
+  pgas::sync_all();
+}
+
 TEST(Histogram, distributed_indices_count_each_images_local_part) {
   pgas::array<long> bins(10);
   pgas::array<std::size_t> idx(20);

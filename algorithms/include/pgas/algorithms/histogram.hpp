@@ -16,6 +16,7 @@
 #include <span>
 #include <ranges>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace pgas {
@@ -32,6 +33,14 @@ decltype(auto) local_part(R& r) {
 }  // namespace detail
 
 namespace detail {
+
+// The value of every update when it is one and the same (a histogram's 1): the in-place path
+// may then reorder the updates by where they go.
+template <class C>
+struct same_value {
+  C value;
+  C operator()(std::size_t) const noexcept { return value; }
+};
 
 // Many updates for the table: combine them all in one table-sized buffer indexed by global
 // element, regroup it owner by owner, and let one MPI_Reduce_scatter combine every image's
@@ -119,7 +128,11 @@ bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, ru
       }
     }
     if (!runtime::everyone(!bad, runtime::current_comm())) return true;
-    return combine_in_place<C>(bins, local_indices, value, op);
+    if constexpr (std::is_same_v<Value, same_value<C>>) {
+      return combine_same_value_in_place<C>(bins, local_indices, n, value.value, op, this_image(), num_images());
+    } else {
+      return combine_in_place<C>(bins, local_indices, value, op);
+    }
   }
 }
 
@@ -180,7 +193,7 @@ void histogram(Bins& bins, const Indices& indices) {
   // Dense pays one pass over the table; worth it once updates are a fair share of the bins.
   // Every image must choose alike, so the choice uses the largest update count of all.
   const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::current_comm());
-  const auto one = [](std::size_t) { return C{1}; };
+  const detail::same_value<C> one{C{1}};
   // One image's counts fit 32-bit combining counters unless it holds 2^32 updates or more.
   if (most < (std::size_t{1} << 32)) {
     detail::accumulate_everywhere<std::uint32_t>("pgas::histogram", bins, local_indices, one,
