@@ -84,7 +84,7 @@ void put_prepared(window& w, const void* from, const prepared_put& p) {
   if (p.bytes == 0) return;
   const window::access a = w.writing_to(p.target_rank, p.disp, p.target_bytes);
   const auto* origin = static_cast<const std::byte*>(from) + p.origin_byte_offset;
-  check(MPI_Put(origin, p.origin.count, p.origin.type, p.target_rank, p.disp, p.target.count, p.target.type,
+  check(MPI_Put(origin, p.origin.count, p.origin.type, p.target_rank, a.disp, p.target.count, p.target.type,
                 a.handle),
         "MPI_Put");
   statistics::count(&rma_stats::puts, p.bytes);

@@ -47,7 +47,7 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
     s.pending.written(target).record(begin, end, kind);
   }
   s.pending.mark(target);
-  return {s.win, passive, target == s.rank};
+  return {s.win, passive, target == s.rank, disp + s.shift_units};
 }
 
 void window::loading_from(const char* what, int target) {
@@ -57,11 +57,11 @@ void window::loading_from(const char* what, int target) {
   if (s.pending.at(target)) flush(target);
 }
 
-MPI_Win window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+window::access window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
   loading_from(what, target);
   const window_state& s = state();
   check_exposure(s, target, disp, bytes);
-  return s.win;
+  return {s.win, true, target == s.rank, disp + s.shift_units};
 }
 
 bool window::updates_in_place() const {

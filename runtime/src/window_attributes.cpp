@@ -5,6 +5,7 @@
 
 #include <pgas/runtime/error.hpp>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 
@@ -42,9 +43,15 @@ MPI_Comm window::comm() const { return state().comm; }
 int window::rank() const { return state().rank; }
 int window::ranks() const { return state().ranks; }
 
-void* window::base() const { return attribute<void*>(state().win, MPI_WIN_BASE, "MPI_WIN_BASE"); }
+// For allocate and allocate_shared windows MPI's memory is `padding` bytes longer than the
+// exposure, which starts `shift_bytes` into it (window_alignment.hpp).
+void* window::base() const {
+  const window_state& s = state();
+  return static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + s.shift_bytes;
+}
 std::size_t window::size() const {
-  return static_cast<std::size_t>(attribute<MPI_Aint>(state().win, MPI_WIN_SIZE, "MPI_WIN_SIZE"));
+  const window_state& s = state();
+  return static_cast<std::size_t>(attribute<MPI_Aint>(s.win, MPI_WIN_SIZE, "MPI_WIN_SIZE")) - s.padding;
 }
 int window::disp_unit() const { return attribute<int>(state().win, MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
 window_flavor window::flavor() const {
@@ -88,7 +95,9 @@ window::shared_segment window::shared_query(int target) const {
   int unit = 0;
   void* base = nullptr;
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
-  return {base, static_cast<std::size_t>(bytes), unit};
+  // Every process shifted alike (window_alignment.hpp) and exposes what it asked for, which
+  // may be less than MPI allocated.
+  return {static_cast<std::byte*>(base) + s.shift_bytes, s.sizes[static_cast<std::size_t>(target)], unit};
 }
 
 std::vector<void*> window::mapped_bases() const {

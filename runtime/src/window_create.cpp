@@ -2,6 +2,7 @@
 // peers' exposure, its passive epoch.
 #include <pgas/runtime/window.hpp>
 
+#include "window_alignment.hpp"
 #include "window_state.hpp"
 
 #include <pgas/runtime/collective.hpp>
@@ -11,6 +12,7 @@
 #include <sys/sysinfo.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -42,6 +44,14 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     }
   }
   window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
+  if (flavor == window_flavor::allocate || flavor == window_flavor::shared) {
+    window_state& st = w.state();
+    void* allocated = nullptr;
+    int found = 0;
+    check(MPI_Win_get_attr(st.win, MPI_WIN_BASE, &allocated, &found), "MPI_Win_get_attr");
+    st.shift_bytes = agreed_alignment_shift(st.comm, allocated, disp_unit);
+    st.shift_units = static_cast<MPI_Aint>(st.shift_bytes / static_cast<std::size_t>(disp_unit));
+  }
   if (flavor == window_flavor::shared) {
     // Asked once: every load, store and in-place update of a peer's memory needs it.
     for (int r = 0; r < w.state().ranks; ++r) {
@@ -112,19 +122,21 @@ void require_known_shape(MPI_Comm comm, std::size_t bytes,
   }
 }
 
-// MPI_Win_allocate or MPI_Win_allocate_shared into a new state.
+// MPI_Win_allocate or MPI_Win_allocate_shared into a new state, with room to start the
+// exposure at a cache line (window_alignment.hpp; finish_creation agrees on the shift).
 std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                         const window_hints& hints, bool shared) {
   auto s = new_state(comm);
   void* base = nullptr;
-  const info i = hints.to_info();
+  info i = hints.to_info();
+  // MPI-4.1 §12.2.2: where MPI honours it, the memory comes aligned and no shift is needed.
+  i.set("mpi_minimum_memory_alignment", std::to_string(window_alignment));
+  s->padding = allocation_bytes(bytes, disp_unit) - bytes;
+  const auto total = static_cast<MPI_Aint>(bytes + s->padding);
   if (shared) {
-    check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base,
-                                  &s->win),
-          "MPI_Win_allocate_shared");
+    check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate_shared");
   } else {
-    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), disp_unit, i.native(), comm, &base, &s->win),
-          "MPI_Win_allocate");
+    check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
   }
   return s;
 }
@@ -135,7 +147,14 @@ window window::create(MPI_Comm comm, std::size_t bytes, int disp_unit, const win
   require_positive_disp_unit(disp_unit);
   require_allocatable(bytes, comm);
   void* memory = nullptr;
-  if (bytes > 0) check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &memory), "MPI_Alloc_mem");
+  // A little more, so the exposure can start at a cache line (window_alignment.hpp).
+  if (bytes > 0) {
+    check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes + window_alignment - 1), MPI_INFO_NULL, &memory),
+          "MPI_Alloc_mem");
+  }
+  void* exposed = memory;
+  std::size_t room = bytes + window_alignment - 1;
+  if (memory != nullptr) (void)std::align(window_alignment, bytes, exposed, room);
   std::unique_ptr<window_state> s;
   try {
     s = new_state(comm);
@@ -144,7 +163,7 @@ window window::create(MPI_Comm comm, std::size_t bytes, int disp_unit, const win
     throw;
   }
   s->owned_memory = memory;  // freed by release() from here on
-  const int err = MPI_Win_create(memory, static_cast<MPI_Aint>(bytes), disp_unit,
+  const int err = MPI_Win_create(exposed, static_cast<MPI_Aint>(bytes), disp_unit,
                                  hints.to_info().native(), comm, &s->win);
   if (err != MPI_SUCCESS) {
     if (memory != nullptr) MPI_Free_mem(memory);

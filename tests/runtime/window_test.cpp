@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <span>
+#include <string>
+#include <vector>
 #include <type_traits>
 
 #include "window_flavors.hpp"
@@ -87,6 +91,47 @@ TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
     }
   }
   pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+// Vector loads of a row of doubles straddle two cache lines unless the row starts on one, and
+// Open MPI 4.1 hands out window memory 8 or 264 bytes past a line. The window moves its
+// exposure to the next line (by the same number of units on every image, which Open MPI and
+// MPICH allow) and translates displacements, so puts and gets still land where base() says.
+TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_where_base_says) {
+  if (GetParam() == memory_flavor::create_caller_memory) GTEST_SKIP() << "the caller chose the memory";
+  struct triple {
+    double x, y, z;
+  };
+  for (int unit : {1, 8, 24}) {
+    SCOPED_TRACE("disp_unit " + std::to_string(unit));
+    constexpr std::size_t elements = 40;
+    auto w = pgas::test::make_window(GetParam(), elements * 24, unit);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.win.base()) % 64, 0u);
+    EXPECT_EQ(w.win.size(), elements * 24);
+    std::memset(w.win.base(), 0, elements * 24);
+    pgas::runtime::sync_all(pgas::runtime::world_comm());
+    // Every image fills the next one's whole exposure, the last byte included, as triples.
+    const int next = (me() + 1) % images();
+    std::vector<triple> mine(elements);
+    for (std::size_t k = 0; k < elements; ++k) mine[k] = {1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
+    const auto units_per_triple = static_cast<MPI_Aint>(24 / unit);
+    for (std::size_t k = 0; k < elements; ++k) {
+      pgas::runtime::put_value(w.win, mine[k], next, static_cast<MPI_Aint>(k) * units_per_triple);
+    }
+    pgas::runtime::sync_all(pgas::runtime::world_comm());
+    const int prev = (me() + images() - 1) % images();
+    const auto* got = static_cast<const triple*>(w.win.base());
+    for (std::size_t k = 0; k < elements; ++k) {
+      EXPECT_EQ(got[k].x, 1000.0 * prev + static_cast<double>(k)) << "element " << k;
+      EXPECT_EQ(got[k].y, -1.0);
+      EXPECT_EQ(got[k].z, 0.5);
+    }
+    // And a get of the last triple of the next image reads what this image put there.
+    triple back{};
+    pgas::runtime::get(w.win, std::span{&back, 1}, next, static_cast<MPI_Aint>(elements - 1) * units_per_triple);
+    EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
+    pgas::runtime::sync_all(pgas::runtime::world_comm());
+  }
 }
 
 TEST_P(Window, moves_transfer_ownership_and_leave_an_empty_handle) {

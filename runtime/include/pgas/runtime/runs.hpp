@@ -160,7 +160,7 @@ window::access start_put_runs(window& w, const T* from, const element_runs& orig
   if (origin.empty()) return a;
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Put(from + o.offset, o.count, o.type, target, disp, t.count, t.type, a.handle), "MPI_Put");
+  check(MPI_Put(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle), "MPI_Put");
   statistics::count(&rma_stats::puts, origin.elements() * sizeof(T));
   return a;
 }
@@ -185,13 +185,13 @@ template <transferable T>
 MPI_Win start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
                        const element_runs& target_runs, const char* what = "an asynchronous get") {
   detail::require_same_elements(origin, target_runs, "get_runs");
-  const MPI_Win h = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  if (origin.empty()) return h;
+  const window::access h = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty()) return h.handle;
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Get(into + o.offset, o.count, o.type, target, disp, t.count, t.type, h), "MPI_Get");
+  check(MPI_Get(into + o.offset, o.count, o.type, target, h.disp, t.count, t.type, h.handle), "MPI_Get");
   statistics::count(&rma_stats::gets, origin.elements() * sizeof(T));
-  return h;
+  return h.handle;
 }
 
 /// As start_get_runs, and returns once the data has arrived. Local.
@@ -223,7 +223,7 @@ std::optional<window::access> start_accumulate_runs(window& w, const T* from, co
                                         write_kind::accumulate);
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Accumulate(from + o.offset, o.count, o.type, target, disp, t.count, t.type, to_mpi(op), a.handle),
+  check(MPI_Accumulate(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type, to_mpi(op), a.handle),
         "MPI_Accumulate");
   statistics::count(&rma_stats::accumulates, origin.elements() * sizeof(T));
   return a;

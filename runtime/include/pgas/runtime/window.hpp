@@ -76,7 +76,9 @@ class window {
   [[nodiscard]] int rank() const;
   [[nodiscard]] int ranks() const;
 
-  /// Attributes read back from MPI (MPI-4.1 §12.2.6). Local.
+  /// Attributes read back from MPI (MPI-4.1 §12.2.6). Local. For allocate and
+  /// allocate_shared windows, base() is on a 64-byte boundary wherever every process's memory
+  /// can be shifted there alike, and size() is the bytes asked for.
   [[nodiscard]] void* base() const;
   [[nodiscard]] std::size_t size() const;
   [[nodiscard]] int disp_unit() const;
@@ -154,12 +156,16 @@ class window {
   [[nodiscard]] void* staging_slot(std::size_t bytes);
   /// Records that a write to `target` may not have completed remotely yet.
   void note_write(int target);
-  /// What one operation needs: the MPI handle, and whether the passive epoch is open (then
-  /// origin buffers are completed at once; in a phase, at its next fence or its end).
+  /// What one operation needs: the MPI handle, the displacement to give MPI, and whether the
+  /// passive epoch is open (then origin buffers are completed at once; in a phase, at its next
+  /// fence or its end). Displacements the runtime is given count from base(); MPI counts from
+  /// the memory it allocated, which may start a little earlier (base() is moved to a cache
+  /// line where it can be), so `disp` is the one to pass on.
   struct access {
     MPI_Win handle;
     bool passive;
     bool to_self;  // the target is this process
+    MPI_Aint disp;
   };
   /// For one write of `bytes` at `disp` on `target`: throws usage_error for a rank outside
   /// comm(), out_of_range for bytes beyond what `target` exposes there, then notes the write.
@@ -171,7 +177,7 @@ class window {
                                   write_kind kind = write_kind::put);
   /// For one read: require_passive(what) and the same checks, then completes earlier writes to
   /// `target`, so a process reads its own writes (MPI does not order a put and a later get).
-  [[nodiscard]] MPI_Win reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
+  [[nodiscard]] access reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes);
   /// Before a load of `target`'s memory mapped here (an allocate_shared window): what a get
   /// needs, require_passive(what), then this process's earlier writes to `target` completed.
   void loading_from(const char* what, int target);
