@@ -84,28 +84,30 @@ struct tile {
   }
 };
 
-// The sweep the hand-written versions run: out += star(in) over interior points.
+// The sweep the hand-written versions run: out += star(in) over interior points, the radius
+// fixed at compile time as for the pgas kernel (prk::with_radius).
 void sweep(const problem& p, tile& b) {
   const auto stride = static_cast<std::ptrdiff_t>(b.width);
-  const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const double* weight = p.weight.data();  // in a register, as the pgas kernel has it
   const std::size_t j0 = std::max(b.first_col, p.radius) - b.first_col;
   const std::size_t j1 = std::min(b.first_col + b.cols, p.n - p.radius);
-  for (std::size_t i = 0; i < b.rows; ++i) {
-    const std::size_t g = b.first_row + i;
-    if (g < p.radius || g >= p.n - p.radius || j1 <= b.first_col) continue;
-    const double* in = &b.at(b.in, i, 0);
-    double* out = &b.at(b.out, i, 0);
-    for (std::size_t j = j0; j < j1 - b.first_col; ++j) {
-      const double* c = in + j;
-      double s = 0;
-      for (std::ptrdiff_t k = 1; k <= R; ++k) {
-        const double w = weight[k];
-        s += w * (c[k] - c[-k]) + w * (c[k * stride] - c[-k * stride]);
+  prk::with_radius(p.radius, [&](auto R) {
+    for (std::size_t i = 0; i < b.rows; ++i) {
+      const std::size_t g = b.first_row + i;
+      if (g < p.radius || g >= p.n - p.radius || j1 <= b.first_col) continue;
+      const double* in = &b.at(b.in, i, 0);
+      double* out = &b.at(b.out, i, 0);
+      for (std::size_t j = j0; j < j1 - b.first_col; ++j) {
+        const double* c = in + j;
+        double s = 0;
+        for (std::ptrdiff_t k = 1; k <= R; ++k) {
+          const double w = weight[k];
+          s += w * (c[k] - c[-k]) + w * (c[k * stride] - c[-k * stride]);
+        }
+        out[j] += s;
       }
-      out[j] += s;
     }
-  }
+  });
   for (std::size_t i = 0; i < b.rows; ++i) {
     double* in = &b.at(b.in, i, 0);
     for (std::size_t j = 0; j < b.cols; ++j) in[j] += 1.0;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace prk {
@@ -16,6 +17,21 @@ inline std::vector<double> star_weights(std::size_t radius) {
   std::vector<double> w(radius + 1, 0.0);
   for (std::size_t k = 1; k <= radius; ++k) w[k] = 1.0 / (2.0 * static_cast<double>(k * radius));
   return w;
+}
+
+/// Calls body(r) with the stencil radius r as a compile-time constant (a
+/// std::integral_constant<std::ptrdiff_t, R>) for radii 1 to 4, as PRK's kernels fix RADIUS
+/// when they are built (so the compiler unrolls the loop over the radius and vectorises along
+/// the row), and as a plain std::ptrdiff_t for any other radius.
+template <class Body>
+decltype(auto) with_radius(std::size_t radius, Body&& body) {
+  switch (radius) {
+    case 1: return body(std::integral_constant<std::ptrdiff_t, 1>{});
+    case 2: return body(std::integral_constant<std::ptrdiff_t, 2>{});
+    case 3: return body(std::integral_constant<std::ptrdiff_t, 3>{});
+    case 4: return body(std::integral_constant<std::ptrdiff_t, 4>{});
+    default: return body(static_cast<std::ptrdiff_t>(radius));
+  }
 }
 
 /// in(i, j) = i + j on every point this image owns.
@@ -32,17 +48,18 @@ inline void fill_input(pgas::ndarray<double, 2>& in) {
 /// tile's inner points), then in += 1. Collective.
 inline void sweep(pgas::ndarray<double, 2>& in, pgas::ndarray<double, 2>& out, std::size_t radius,
                   const std::vector<double>& w) {
-  const auto r = static_cast<std::ptrdiff_t>(radius);
   // Captured by value: the kernel's loop keeps them in registers instead of reloading them
   // through references on every point.
   const double* weight = w.data();
-  pgas::stencil_for_each(in, out, radius, [r, weight](const pgas::stencil_point<double>& c, double& o) {
-    double s = 0;
-    for (std::ptrdiff_t k = 1; k <= r; ++k) {
-      const double wk = weight[k];
-      s += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
-    }
-    o += s;
+  with_radius(radius, [&](auto r) {
+    pgas::stencil_for_each(in, out, radius, [r, weight](const pgas::stencil_point<double>& c, double& o) {
+      double s = 0;
+      for (std::ptrdiff_t k = 1; k <= r; ++k) {
+        const double wk = weight[k];
+        s += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
+      }
+      o += s;
+    });
   });
   const auto tile = in.local();
   for (std::size_t i = 0; i < tile.extent(0); ++i) {
