@@ -1,42 +1,43 @@
 #include "window_alignment.hpp"
 
-#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/collective.hpp>
 
 #include <cstdint>
 #include <numeric>
 
 namespace pgas::runtime {
 
+namespace {
+
+// The bytes beyond the exposure a shift of whole disp_units may need: shifts by k units cycle
+// through window_alignment / gcd residues, so the last one worth trying is one short of that.
 std::size_t alignment_padding(int disp_unit) noexcept {
   const auto unit = static_cast<std::size_t>(disp_unit);
   if (unit == 0 || unit > window_alignment) return 0;
-  // Shifts by k units cycle through window_alignment / gcd residues: the last one worth trying
-  // is one short of that.
   return (window_alignment / std::gcd(unit, window_alignment) - 1) * unit;
 }
+
+}  // namespace
 
 std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept {
   const std::size_t padded = exposed + alignment_padding(disp_unit);
   return (padded + window_alignment - 1) / window_alignment * window_alignment;
 }
 
-std::size_t agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit) {
-  const std::size_t padding = alignment_padding(disp_unit);
+MPI_Aint agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit) {
   const auto address = reinterpret_cast<std::uintptr_t>(allocated);
-  long long mine = 0;
-  for (std::size_t shift = 0; shift <= padding; shift += static_cast<std::size_t>(disp_unit)) {
+  const auto unit = static_cast<std::size_t>(disp_unit);
+  long long units = 0;
+  for (std::size_t shift = 0; shift <= alignment_padding(disp_unit); shift += unit) {
     if ((address + shift) % window_alignment == 0) {
-      mine = static_cast<long long>(shift);
+      units = static_cast<long long>(shift / unit);
       break;
     }
   }
-  // The largest and the negated smallest shift, and the same for disp_unit: one allreduce says
-  // whether every process shifts alike, in units of one size, so a displacement on any target
+  // Alike on every process, in units of one size: a displacement on any target then
   // translates by one constant.
-  long long extremes[4] = {mine, -mine, disp_unit, -static_cast<long long>(disp_unit)};
-  check(MPI_Allreduce(MPI_IN_PLACE, extremes, 4, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
-  const bool alike = extremes[0] == -extremes[1] && extremes[2] == -extremes[3];
-  return alike ? static_cast<std::size_t>(mine) : 0;
+  const long long mine[2] = {units, disp_unit};
+  return same_everywhere(mine, comm) ? static_cast<MPI_Aint>(units) : 0;
 }
 
 }  // namespace pgas::runtime

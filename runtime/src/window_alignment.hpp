@@ -14,18 +14,15 @@ namespace pgas::runtime {
 /// (MPI_Win_allocate) or 264 (MPI_Win_allocate_shared), and MPI promises no alignment.
 inline constexpr std::size_t window_alignment = 64;
 
-/// The bytes a process allocates beyond its exposure so that a shift of whole disp_units can
-/// reach the next window_alignment boundary: none for units larger than a cache line.
-[[nodiscard]] std::size_t alignment_padding(int disp_unit) noexcept;
-
-/// What a process asks MPI for to expose `exposed` bytes: the padding, rounded up to whole
-/// cache lines, so an MPI that lays the processes' memory end to end (Open MPI's
+/// What a process asks MPI for to expose `exposed` bytes: room for a shift of whole disp_units
+/// to the next window_alignment boundary (none for units larger than a cache line), rounded up
+/// to whole cache lines, so an MPI that lays the processes' memory end to end (Open MPI's
 /// MPI_Win_allocate on one node) keeps each at the same offset from a line.
 [[nodiscard]] std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept;
 
-/// How far past `allocated` (this process's memory from MPI) the exposure starts: the same
-/// shift on every process of comm, a multiple of disp_unit, aligning `allocated` when every
+/// How many disp_units past `allocated` (this process's memory from MPI, allocation_bytes long)
+/// the exposure starts: the same on every process of comm, aligning `allocated` when every
 /// process's memory can be aligned alike, else 0. Collective over comm (one small allreduce).
-[[nodiscard]] std::size_t agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit);
+[[nodiscard]] MPI_Aint agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit);
 
 }  // namespace pgas::runtime

@@ -43,15 +43,18 @@ MPI_Comm window::comm() const { return state().comm; }
 int window::rank() const { return state().rank; }
 int window::ranks() const { return state().ranks; }
 
-// For allocate and allocate_shared windows MPI's memory is `padding` bytes longer than the
-// exposure, which starts `shift_bytes` into it (window_alignment.hpp).
+// For allocate and allocate_shared windows MPI's memory is allocation_bytes() long and the
+// exposure starts shift_units into it (window_alignment.hpp).
 void* window::base() const {
   const window_state& s = state();
-  return static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + s.shift_bytes;
+  const MPI_Aint shift = s.shift_units * disp_unit();
+  return static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + shift;
 }
 std::size_t window::size() const {
   const window_state& s = state();
-  return static_cast<std::size_t>(attribute<MPI_Aint>(s.win, MPI_WIN_SIZE, "MPI_WIN_SIZE")) - s.padding;
+  // What it asked for, not the room MPI gave it for the shift.
+  if (s.flavor == window_flavor::allocate || s.flavor == window_flavor::shared) return s.sizes[static_cast<std::size_t>(s.rank)];
+  return static_cast<std::size_t>(attribute<MPI_Aint>(s.win, MPI_WIN_SIZE, "MPI_WIN_SIZE"));
 }
 int window::disp_unit() const { return attribute<int>(state().win, MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
 window_flavor window::flavor() const {
@@ -95,9 +98,9 @@ window::shared_segment window::shared_query(int target) const {
   int unit = 0;
   void* base = nullptr;
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
-  // Every process shifted alike (window_alignment.hpp) and exposes what it asked for, which
-  // may be less than MPI allocated.
-  return {static_cast<std::byte*>(base) + s.shift_bytes, s.sizes[static_cast<std::size_t>(target)], unit};
+  // Every process shifted alike by whole units (window_alignment.hpp) and exposes what it
+  // asked for, which is less than MPI allocated.
+  return {static_cast<std::byte*>(base) + s.shift_units * unit, s.sizes[static_cast<std::size_t>(target)], unit};
 }
 
 std::vector<void*> window::mapped_bases() const {

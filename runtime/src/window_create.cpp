@@ -44,14 +44,6 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     }
   }
   window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
-  if (flavor == window_flavor::allocate || flavor == window_flavor::shared) {
-    window_state& st = w.state();
-    void* allocated = nullptr;
-    int found = 0;
-    check(MPI_Win_get_attr(st.win, MPI_WIN_BASE, &allocated, &found), "MPI_Win_get_attr");
-    st.shift_bytes = agreed_alignment_shift(st.comm, allocated, disp_unit);
-    st.shift_units = static_cast<MPI_Aint>(st.shift_bytes / static_cast<std::size_t>(disp_unit));
-  }
   if (flavor == window_flavor::shared) {
     // Asked once: every load, store and in-place update of a peer's memory needs it.
     for (int r = 0; r < w.state().ranks; ++r) {
@@ -122,8 +114,8 @@ void require_known_shape(MPI_Comm comm, std::size_t bytes,
   }
 }
 
-// MPI_Win_allocate or MPI_Win_allocate_shared into a new state, with room to start the
-// exposure at a cache line (window_alignment.hpp; finish_creation agrees on the shift).
+// MPI_Win_allocate or MPI_Win_allocate_shared into a new state whose exposure starts at a
+// cache line where every process can shift alike (window_alignment.hpp).
 std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                         const window_hints& hints, bool shared) {
   auto s = new_state(comm);
@@ -131,12 +123,17 @@ std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int di
   info i = hints.to_info();
   // MPI-4.1 §12.2.2: where MPI honours it, the memory comes aligned and no shift is needed.
   i.set("mpi_minimum_memory_alignment", std::to_string(window_alignment));
-  s->padding = allocation_bytes(bytes, disp_unit) - bytes;
-  const auto total = static_cast<MPI_Aint>(bytes + s->padding);
+  const auto total = static_cast<MPI_Aint>(allocation_bytes(bytes, disp_unit));
   if (shared) {
     check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate_shared");
   } else {
     check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
+  }
+  try {
+    s->shift_units = agreed_alignment_shift(comm, base, disp_unit);
+  } catch (...) {
+    MPI_Win_free(&s->win);  // as a window handle's release would, had it been made yet
+    throw;
   }
   return s;
 }

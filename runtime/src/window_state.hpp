@@ -27,11 +27,9 @@ struct window_state {
   // the next window of the same shape instead of freeing it.
   bool poolable = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
-  // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_bytes past
-  // the memory MPI allocated, which is `padding` bytes longer than the exposure; a
-  // displacement relative to base() becomes one relative to MPI's base by adding shift_units.
-  std::size_t padding = 0;
-  std::size_t shift_bytes = 0;
+  // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units
+  // disp_units past the memory MPI allocated, so a displacement relative to base() becomes
+  // one relative to MPI's base by adding it.
   MPI_Aint shift_units = 0;
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
   std::vector<int> disp_units;

@@ -69,12 +69,12 @@ void put_value(window& w, const T& value, int target, MPI_Aint disp) {
 template <transferable T>
 void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
   if (into.empty()) return;
-  const window::access h = w.reading_from("a blocking get", target, disp, into.size_bytes());
+  const window::access a = w.reading_from("a blocking get", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
-  check(MPI_Get(into.data(), count, l.type, target, h.disp, count, l.type, h.handle), "MPI_Get");
+  check(MPI_Get(into.data(), count, l.type, target, a.disp, count, l.type, a.handle), "MPI_Get");
   statistics::count(&rma_stats::gets, into.size_bytes());
-  detail::complete_locally(h.handle, target);
+  detail::complete_locally(a.handle, target);
 }
 
 namespace detail {
@@ -148,15 +148,15 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
       })) {
     return;
   }
-  const window::access h = w.reading_from("get_accumulate", target, disp, from.size_bytes());
+  const window::access a = w.reading_from("get_accumulate", target, disp, from.size_bytes());
   w.note_write(target);
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
-  check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, h.disp,
-                           count, l.type, to_mpi(op), h.handle),
+  check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, a.disp,
+                           count, l.type, to_mpi(op), a.handle),
         "MPI_Get_accumulate");
   statistics::count(&rma_stats::atomics, from.size_bytes());
-  detail::complete_locally(h.handle, target);
+  detail::complete_locally(a.handle, target);
 }
 
 /// Atomically combines `value` into one target element and returns its previous value. Local.
@@ -167,12 +167,12 @@ template <accumulable T>
                                   [&](auto* at) { result = fetch_and_combine_in_place(at, value, op); })) {
     return result;
   }
-  const window::access h = w.reading_from("fetch_and_op", target, disp, sizeof(T));
+  const window::access a = w.reading_from("fetch_and_op", target, disp, sizeof(T));
   w.note_write(target);
-  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, h.disp, to_mpi(op), h.handle),
+  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, a.disp, to_mpi(op), a.handle),
         "MPI_Fetch_and_op");
   statistics::count(&rma_stats::atomics, sizeof(T));
-  detail::complete_locally(h.handle, target);
+  detail::complete_locally(a.handle, target);
   return result;
 }
 
@@ -188,9 +188,9 @@ template <accumulable T>
                                   [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
     return true;
   }
-  const window::access h = w.reading_from(what, target, disp, sizeof(T));
+  const window::access a = w.reading_from(what, target, disp, sizeof(T));
   w.note_write(target);
-  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, h.disp, h.handle),
+  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, a.disp, a.handle),
         "MPI_Compare_and_swap");
   statistics::count(&rma_stats::atomics, sizeof(T));
   return false;
@@ -219,11 +219,11 @@ template <accumulable T>
                                   [&](auto* at) { *result = fetch_and_combine_in_place(at, *value, op); })) {
     return request{};
   }
-  const window::access h = w.reading_from("an asynchronous atomic", target, disp, sizeof(T));
+  const window::access a = w.reading_from("an asynchronous atomic", target, disp, sizeof(T));
   w.note_write(target);
   const MPI_Datatype type = layout_of<T>().type;
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, h.disp, 1, type, to_mpi(op), h.handle, &r),
+  check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, a.disp, 1, type, to_mpi(op), a.handle, &r),
         "MPI_Rget_accumulate");
   statistics::count(&rma_stats::atomics, sizeof(T));
   return request{r};
@@ -247,11 +247,11 @@ template <transferable T>
 /// Local; passive epoch only.
 template <transferable T>
 [[nodiscard]] request rget(window& w, std::span<T> into, int target, MPI_Aint disp) {
-  const window::access h = w.reading_from("rget", target, disp, into.size_bytes());
+  const window::access a = w.reading_from("rget", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget(into.data(), count, l.type, target, h.disp, count, l.type, h.handle, &r), "MPI_Rget");
+  check(MPI_Rget(into.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r), "MPI_Rget");
   statistics::count(&rma_stats::gets, into.size_bytes());
   return request{r};
 }
@@ -308,12 +308,12 @@ void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint
     throw usage_error("get_strided needs origin and target patterns of the same element count");
   }
   if (origin.count * origin.block == 0) return;
-  const window::access h = w.reading_from("a blocking get", target, disp, target_shape.extent() * sizeof(T));
-  check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, h.disp, 1,
-                detail::strided_of<T>(target_shape), h.handle),
+  const window::access a = w.reading_from("a blocking get", target, disp, target_shape.extent() * sizeof(T));
+  check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, a.disp, 1,
+                detail::strided_of<T>(target_shape), a.handle),
         "MPI_Get");
   statistics::count(&rma_stats::gets, origin.count * origin.block * sizeof(T));
-  detail::complete_locally(h.handle, target);
+  detail::complete_locally(a.handle, target);
 }
 
 }  // namespace pgas::runtime

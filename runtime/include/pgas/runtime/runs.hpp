@@ -185,13 +185,13 @@ template <transferable T>
 MPI_Win start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
                        const element_runs& target_runs, const char* what = "an asynchronous get") {
   detail::require_same_elements(origin, target_runs, "get_runs");
-  const window::access h = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  if (origin.empty()) return h.handle;
+  const window::access a = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty()) return a.handle;
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Get(into + o.offset, o.count, o.type, target, h.disp, t.count, t.type, h.handle), "MPI_Get");
+  check(MPI_Get(into + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle), "MPI_Get");
   statistics::count(&rma_stats::gets, origin.elements() * sizeof(T));
-  return h.handle;
+  return a.handle;
 }
 
 /// As start_get_runs, and returns once the data has arrived. Local.
