@@ -103,7 +103,7 @@ class unordered_map {
     }
     for (const op& o : inbox) apply(o);
     total_ = runtime::allreduce(count_, runtime::reduce_op::sum, table_.team().native());
-    sync_all();
+    table_.sync();
   }
 
   /// k's committed value, if present. Local: reads the owner's table with one-sided gets (one

@@ -115,7 +115,7 @@ class vector : public detail::storage<T, sized_blocks> {
     }
     if (!any_moves) {
       // Everything fits where it is: only the sizes change.
-      sync_all();
+      this->sync();
       in_place_ = 0;
       s.dist = sized_blocks(counts);
       s.local = std::span<T>(buffer_.get(), mine);
@@ -156,7 +156,7 @@ class vector : public detail::storage<T, sized_blocks> {
     auto& s = this->state();
     in_place_ = 0;
     overflow_.clear();
-    sync_all();
+    this->sync();
     s.dist = sized_blocks(std::vector<std::size_t>(this->team().size(), 0));
     s.local = std::span<T>(buffer_.get(), 0);
   }
@@ -183,7 +183,7 @@ class vector : public detail::storage<T, sized_blocks> {
   void wait_for_peers() noexcept {
     if (!this->s_ || !environment::active()) return;
     try {
-      runtime::sync_all(this->team().native());
+      this->sync();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: destroying a vector: %s\n", e.what());
     }
@@ -229,9 +229,9 @@ class vector : public detail::storage<T, sized_blocks> {
     const std::size_t mine = counts[this->team().rank()];
     capacity = std::max(capacity, mine);
     std::unique_ptr<T[]> fresh = capacity == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(capacity);
-    if (local_only) sync_all();  // nobody touches old buffers from here on
+    if (local_only) this->sync();  // nobody touches old buffers from here on
     fill(next.first_of(this->team().rank()), capacity, fresh.get(), mine);
-    if (!local_only) sync_all();  // every peer has read what it needed from our old buffer
+    if (!local_only) this->sync();  // every peer has read what it needed from our old buffer
     if (fresh) s.win.attach(fresh.get(), capacity * sizeof(T));
     if (buffer_) s.win.detach(buffer_.get());
     buffer_ = std::move(fresh);
@@ -239,7 +239,7 @@ class vector : public detail::storage<T, sized_blocks> {
     s.bases = s.win.publish(buffer_.get());  // null where an image has no memory: never addressed
     s.dist = next;
     s.local = std::span<T>(buffer_.get(), mine);
-    runtime::sync_all(this->team().native());  // what we just copied is visible before use
+    this->sync();  // what we just copied is visible before use
   }
 
   std::unique_ptr<T[]> buffer_;

@@ -113,6 +113,49 @@ TEST(Teams, a_team_named_first_makes_every_kind_of_container_on_it) {
   pgas::sync_all(t);
 }
 
+// Only the even half holds a vector and a map; the world stays in force. Every collective
+// member must synchronise the container's own team: one that waited for the world would wait
+// for the odd images, which are busy with their own team and never join.
+TEST(Teams, one_half_grows_and_destroys_a_vector_and_a_map_while_the_world_is_in_force) {
+  const pgas::team t = halves();
+  const std::size_t me = t.rank();
+  const std::size_t n = t.size();
+  if (pgas::this_image() % 2 == 0) {
+    {
+      pgas::vector<long> v(t);
+      for (std::size_t k = 0; k <= me; ++k) v.push_back(static_cast<long>(100 * me + k));
+      v.commit();
+      ASSERT_EQ(v.size(), n * (n + 1) / 2);
+      // Image j's elements follow images 0..j-1's: j * (j + 1) / 2 of them.
+      for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(v[j * (j + 1) / 2].get(), static_cast<long>(100 * j));
+      v.resize(3 * n, -1);
+      EXPECT_EQ(v.size(), 3 * n);
+      EXPECT_EQ(v[0].get(), 0L);
+      if (n * (n + 1) / 2 < 3 * n) {
+        EXPECT_EQ(v[3 * n - 1].get(), -1L);  // grown: the new value
+      }
+      v.reserve(10 * n);
+      EXPECT_EQ(v[0].get(), 0L);
+      v.shrink_to_fit();
+      v.clear();
+      EXPECT_EQ(v.size(), 0U);
+      v.push_back(7);
+      v.commit();
+      EXPECT_EQ(v.size(), n);
+    }  // destroyed: collective over t only
+    pgas::unordered_map<long, long> m(t);
+    for (long k = 0; k < 40; ++k) m.accumulate(k, 1);
+    m.commit();
+    EXPECT_EQ(m.size(), 40U);
+    EXPECT_EQ(m.find(39), std::optional<long>(static_cast<long>(n)));
+  } else {
+    // The odd half synchronises its own team a different number of times.
+    for (int k = 0; k < 5; ++k) pgas::sync_all(t);
+    EXPECT_EQ(pgas::co_sum(1, t), static_cast<int>(n));
+  }
+  pgas::sync_all();
+}
+
 TEST(Teams, collectives_take_a_team_named_last) {
   const pgas::team t = halves();
   EXPECT_EQ(pgas::co_sum(2, t), 2 * static_cast<int>(t.size()));

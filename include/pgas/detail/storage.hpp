@@ -129,6 +129,10 @@ class storage {
   /// The team the container was made on: its indices, owner() and image numbers are that
   /// team's, whichever team is in force when it is used. Local.
   [[nodiscard]] const pgas::team& team() const { return *state().home; }
+  /// Collective over the container's own team (not the team in force): a sync point for the
+  /// images that share the container, so a container of a sub-team never waits for images that
+  /// do not hold it.
+  void sync() const { runtime::sync_all(state().home->native()); }
 
  protected:
   struct state_type {
@@ -207,7 +211,7 @@ class storage {
   /// a part before its owner has initialised it.
   void adopt(std::unique_ptr<state_type> s) {
     s_ = std::move(s);
-    runtime::sync_all(s_->home->native());
+    sync();
   }
   [[nodiscard]] state_type& state() const {
     if (!s_) throw usage_error("use of a moved-from pgas container");
