@@ -5,6 +5,7 @@
 #include <pgas/array.hpp>
 #include <pgas/array_view.hpp>
 #include <pgas/coarray.hpp>
+#include <pgas/dist_object.hpp>
 #include <pgas/collectives.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/event.hpp>
@@ -19,6 +20,7 @@
 #include <pgas/ndarray.hpp>
 #include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
+#include <pgas/rpc.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/tile_view.hpp>

@@ -3,6 +3,7 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
 #include "window_pool.hpp"
@@ -145,12 +146,15 @@ void environment::start(int* argc, char*** argv) {
   s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
   current = &s;
+  runtime::messages::start(s.world);
 }
 
 environment::~environment() {
   // An exception leaving the environment's scope on this image only: the others may be waiting
   // in a collective, so nothing collective may run here.
   const bool unwinding = std::uncaught_exceptions() > 0;
+  // Messages still queued are delivered and handled first: the end is a sync point.
+  runtime::messages::stop(unwinding);
   // Before anything else ends: freeing kept windows is collective and needs the library's
   // communicators.
   if (!unwinding) {

@@ -3,6 +3,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -24,7 +25,9 @@ double now_if_counting() noexcept { return statistics::enabled ? MPI_Wtime() : 0
 void sync_all(MPI_Comm comm) {
   const double start = now_if_counting();
   complete_all_windows();
-  check(MPI_Barrier(comm), "MPI_Barrier");
+  // Every message sent before it has been handled, and images waiting on this one's handlers
+  // are served while it waits.
+  messages::quiescent_barrier(comm);
   // In the unified model a peer's completed put is in our memory, but our loads may still be
   // ordered before it without a memory barrier: MPI_Win_sync is that barrier.
   sync_all_window_memory();
@@ -35,6 +38,7 @@ void sync_memory() {
   require_environment("pgas::sync_memory()");
   const double start = now_if_counting();
   complete_all_windows();
+  messages::quiesce();
   count_sync(start);
 }
 
@@ -55,6 +59,7 @@ void sync_images(const std::vector<int>& images) {
   }
   const double start = now_if_counting();
   complete_all_windows();
+  messages::quiesce();
   // One empty message each way per pair; the notify communicator keeps them apart from any
   // message of the user's.
   constexpr int tag = 1;
@@ -63,7 +68,11 @@ void sync_images(const std::vector<int>& images) {
     check(MPI_Irecv(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k]), "MPI_Irecv");
     check(MPI_Isend(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k + 1]), "MPI_Isend");
   }
-  check(MPI_Waitall(to_count(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  messages::progress_until([&] {
+    int done = 0;
+    check(MPI_Testall(to_count(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    return done != 0;
+  });
   sync_all_window_memory();
   count_sync(start);
 }

@@ -1,5 +1,7 @@
 #include <pgas/runtime/team.hpp>
 
+#include <pgas/runtime/messages.hpp>
+
 #include "window_pool.hpp"
 
 #include <pgas/runtime/environment.hpp>
@@ -121,7 +123,7 @@ team team::split(int colour, int key) const {
 std::size_t team::rank() const noexcept { return rank_; }
 std::size_t team::size() const noexcept { return size_; }
 
-void team::barrier() const { runtime::check(MPI_Barrier(native()), "MPI_Barrier"); }
+void team::barrier() const { runtime::messages::barrier(native()); }
 
 team current_team() {
   runtime::require_environment("pgas::current_team()");
@@ -173,6 +175,13 @@ acting_team::acting_team(MPI_Comm comm) {
 }
 acting_team::~acting_team() {
   if (pushed_ && !scopes().empty()) scopes().pop_back();
+}
+
+std::size_t world_rank_in_force(std::size_t image) {
+  require_environment("addressing an image");
+  const std::size_t size = scopes().empty() ? world_size() : scopes().back().size();
+  if (image >= size) throw_out_of_range("image", image, size);
+  return scopes().empty() ? image : static_cast<std::size_t>(scopes().back().world_rank(image));
 }
 
 MPI_Comm current_comm() {

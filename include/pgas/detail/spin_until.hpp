@@ -2,6 +2,7 @@
 // Waiting for another image to change memory this image polls.
 
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <thread>
 
@@ -21,14 +22,17 @@ inline void relax() noexcept {
 /// pause, as MPI's own receive does; when images outnumber the cores (the tests run 4 on 2) the
 /// core is yielded between polls after a few quick ones, since a busy poll would keep the very
 /// image it waits for off the core.
+/// The engine's handlers run between polls (the progress rule: a waiting image serves others).
 template <class Done>
 void spin_until(Done done) {
   if (!runtime::oversubscribed()) {
-    while (!done()) relax();
+    while (!done()) {
+      if (!runtime::messages::progress()) relax();
+    }
     return;
   }
   for (int polls = 0; !done(); ++polls) {
-    if (polls >= 16) std::this_thread::yield();
+    if (!runtime::messages::progress() && polls >= 16) std::this_thread::yield();
   }
 }
 

@@ -44,6 +44,13 @@ class io_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An exception thrown on another image by a remote call (pgas::rpc), of a type that cannot
+/// be rebuilt here as itself. what() names the image, the exception's type and its message.
+class remote_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 namespace runtime {
 
 /// Throws mpi_error naming `call` unless `code` is MPI_SUCCESS. Local.

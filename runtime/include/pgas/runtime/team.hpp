@@ -104,6 +104,9 @@ class acting_team {
  private:
   bool pushed_ = false;
 };
+/// The world rank of image `image` of the team in force, without copying the team; throws
+/// out_of_range for an image the team does not have. Local.
+[[nodiscard]] std::size_t world_rank_in_force(std::size_t image);
 /// current_team()'s communicator, without copying the team. Local.
 [[nodiscard]] MPI_Comm current_comm();
 /// Forgets every change_team scope (the environment ends). Local.

@@ -1,0 +1,167 @@
+#pragma once
+// How a remote call's function, arguments and result travel: as bytes, each value packed
+// without padding and copied out again at the other end (the message engine aligns only the
+// start of a payload).
+
+#include <pgas/runtime/code_address.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace pgas::detail::wire {
+
+/// The codec of T; a specialisation makes T travel. The general one carries trivially copyable
+/// values that are not pointers (an address means nothing on another image).
+template <class T>
+struct codec;
+
+template <class T>
+concept plain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
+                !std::is_member_pointer_v<T> && !std::is_reference_v<T>;
+
+/// True for the types a remote call carries: trivially copyable values, std::string,
+/// std::vector of carried types, and what a codec specialisation adds (pgas::dist_object&).
+template <class T>
+concept carried = requires(const T& v, std::byte*& out, const std::byte*& in) {
+  { codec<T>::size(v) } -> std::same_as<std::size_t>;
+  codec<T>::write(out, v);
+  codec<T>::read(in);
+};
+
+template <plain T>
+struct codec<T> {
+  static std::size_t size(const T&) { return sizeof(T); }
+  static void write(std::byte*& out, const T& v) {
+    std::memcpy(out, &v, sizeof(T));
+    out += sizeof(T);
+  }
+  // A trivially copyable type may lack a default constructor (a lambda with captures): its
+  // bytes are copied into storage of its own, which begins its lifetime (implicit-lifetime
+  // type, [intro.object]/10), then moved out.
+  static T read(const std::byte*& in) {
+    alignas(T) std::byte storage[sizeof(T)];
+    std::memcpy(storage, in, sizeof(T));
+    in += sizeof(T);
+    return *std::launder(reinterpret_cast<T*>(storage));
+  }
+};
+
+template <>
+struct codec<std::string> {
+  static std::size_t size(const std::string& s) { return sizeof(std::uint64_t) + s.size(); }
+  static void write(std::byte*& out, const std::string& s) {
+    codec<std::uint64_t>::write(out, s.size());
+    if (!s.empty()) std::memcpy(out, s.data(), s.size());
+    out += s.size();
+  }
+  static std::string read(const std::byte*& in) {
+    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    std::string s(reinterpret_cast<const char*>(in), n);
+    in += n;
+    return s;
+  }
+};
+
+template <carried T>
+struct codec<std::vector<T>> {
+  static std::size_t size(const std::vector<T>& v) {
+    if constexpr (plain<T>) {
+      return sizeof(std::uint64_t) + v.size() * sizeof(T);
+    } else {
+      std::size_t n = sizeof(std::uint64_t);
+      for (const T& x : v) n += codec<T>::size(x);
+      return n;
+    }
+  }
+  static void write(std::byte*& out, const std::vector<T>& v) {
+    codec<std::uint64_t>::write(out, v.size());
+    if constexpr (plain<T>) {
+      if (!v.empty()) std::memcpy(out, v.data(), v.size() * sizeof(T));
+      out += v.size() * sizeof(T);
+    } else {
+      for (const T& x : v) codec<T>::write(out, x);
+    }
+  }
+  static std::vector<T> read(const std::byte*& in) {
+    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    std::vector<T> v;
+    v.reserve(n);
+    if constexpr (plain<T>) {
+      v.resize(n);
+      if (n != 0) std::memcpy(v.data(), in, n * sizeof(T));
+      in += n * sizeof(T);
+    } else {
+      for (std::size_t k = 0; k < n; ++k) v.push_back(codec<T>::read(in));
+    }
+    return v;
+  }
+};
+
+/// What a decoded argument is held as until the call: the value itself, or what the codec
+/// says (a reference to this image's dist_object).
+template <class T>
+using held_t = decltype(codec<T>::read(std::declval<const std::byte*&>()));
+
+/// A held argument (held as H, a held_t) as the function receives it: values are moved in,
+/// references passed on.
+template <class H>
+decltype(auto) unwrap(std::remove_reference_t<H>& held) {
+  if constexpr (std::is_lvalue_reference_v<H>) {
+    return held;
+  } else {
+    return std::move(held);
+  }
+}
+
+/// What the function receives for an argument of type A.
+template <class A>
+using passed_t = decltype(unwrap<held_t<A>>(std::declval<std::remove_reference_t<held_t<A>>&>()));
+
+/// The function a remote call runs: a function pointer travels as the portable address of the
+/// function, a function object as its bytes (it must be trivially copyable).
+template <class Fn>
+concept callable_remotely = (std::is_pointer_v<Fn> && std::is_function_v<std::remove_pointer_t<Fn>>) ||
+                            (std::is_class_v<Fn> && std::is_trivially_copyable_v<Fn>);
+
+template <class Fn>
+std::size_t function_size() {
+  if constexpr (std::is_pointer_v<Fn>) {
+    return sizeof(std::uint64_t);
+  } else if constexpr (std::is_empty_v<Fn>) {
+    return 0;
+  } else {
+    return sizeof(Fn);
+  }
+}
+
+template <class Fn>
+void write_function(std::byte*& out, const Fn& f) {
+  if constexpr (std::is_pointer_v<Fn>) {
+    codec<std::uint64_t>::write(out, runtime::portable_code_address(reinterpret_cast<const void*>(f)));
+  } else if constexpr (!std::is_empty_v<Fn>) {
+    codec<Fn>::write(out, f);
+  }
+}
+
+template <class Fn>
+Fn read_function(const std::byte*& in) {
+  if constexpr (std::is_pointer_v<Fn>) {
+    const auto portable = codec<std::uint64_t>::read(in);
+    return reinterpret_cast<Fn>(const_cast<void*>(runtime::local_code_address(portable)));
+  } else if constexpr (std::is_empty_v<Fn>) {
+    // An empty class carries no bytes; its value is its type.
+    alignas(Fn) std::byte storage[sizeof(Fn)]{};
+    return *std::launder(reinterpret_cast<Fn*>(storage));
+  } else {
+    return codec<Fn>::read(in);
+  }
+}
+
+}  // namespace pgas::detail::wire

@@ -1,0 +1,308 @@
+#pragma once
+// Remote procedure calls: run a function on another image, with arguments that travel as
+// bytes, through the owner-side message engine.
+//
+//   pgas::rpc_ff(image, f, args...);            // fire and forget: done by the next sync point
+//   pgas::future<R> r = pgas::rpc(image, f, args...);  // R is what f returns
+//
+// The function runs on `image` (a number in the team in force) when that image makes progress
+// (inside a pgas call: a sync point, a wait, pgas::progress()), never behind its back. f is a
+// function pointer or a trivially copyable function object (a lambda capturing trivially
+// copyable values by copy); arguments and results are trivially copyable values, std::string,
+// std::vector of those, or a pgas::dist_object<T>& (which arrives as the target's own
+// instance). Anything else does not compile, with a message saying so.
+
+#include <pgas/detail/wire.hpp>
+#include <pgas/future.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/team.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <variant>
+
+namespace pgas {
+
+/// Runs the handlers of messages that have arrived at this image (remote calls, owner-side
+/// updates). Every waiting pgas call does this too. Local.
+inline void progress() { runtime::messages::progress(); }
+
+namespace detail::remote {
+
+// Checks a call's types, with the sentence a user needs, before anything else fails.
+template <class Fn, class... A>
+constexpr void check_call() {
+  static_assert(wire::callable_remotely<Fn>,
+                "pgas::rpc/rpc_ff: the function must be a function pointer or a trivially copyable "
+                "function object (a lambda that captures trivially copyable values by copy): it "
+                "travels as bytes");
+  static_assert((wire::carried<A> && ...),
+                "pgas::rpc/rpc_ff: every argument must be trivially copyable (and not a pointer), a "
+                "std::string, a std::vector of such values, or a pgas::dist_object<T>&");
+}
+
+template <class Fn, class... A>
+using result_t = std::decay_t<std::invoke_result_t<Fn&, wire::passed_t<A>...>>;
+
+template <class Fn, class... A, std::size_t... I>
+decltype(auto) call_with(Fn& fn, std::tuple<wire::held_t<A>...>& args, std::index_sequence<I...>) {
+  return std::invoke(fn, wire::unwrap<wire::held_t<A>>(std::get<I>(args))...);
+}
+
+// Decodes the function and the arguments, in order, and calls it.
+template <class Fn, class... A>
+decltype(auto) decode_and_call(const std::byte*& at) {
+  Fn fn = wire::read_function<Fn>(at);
+  // Braced initialisation evaluates left to right, the order the arguments were written.
+  std::tuple<wire::held_t<A>...> args{wire::codec<A>::read(at)...};
+  return call_with<Fn, A...>(fn, args, std::index_sequence_for<A...>{});
+}
+
+template <class Fn, class... A>
+std::size_t call_size(const Fn&, const A&... args) {
+  return wire::function_size<Fn>() + (std::size_t{0} + ... + wire::codec<A>::size(args));
+}
+
+template <class Fn, class... A>
+void encode_call(std::byte*& at, const Fn& f, const A&... args) {
+  wire::write_function(at, f);
+  (wire::codec<A>::write(at, args), ...);
+}
+
+// The handler of rpc_ff: an exception leaves it, and the engine ends the job naming it.
+template <class Fn, class... A>
+void run_ff(std::size_t, std::span<const std::byte> payload) {
+  const std::byte* at = payload.data();
+  decode_and_call<Fn, A...>(at);
+}
+
+template <class Fn, class... A>
+std::uint64_t ff_handler() {
+  static const std::uint64_t name = runtime::messages::name_of(&run_ff<Fn, A...>);
+  return name;
+}
+
+// What an rpc's future waits for; its address travels to the target and back.
+template <class R>
+struct call_state {
+  bool done = false;
+  std::optional<stored_t<R>> value;
+  std::exception_ptr error;
+};
+
+// Exceptions travel as a kind and a message, and are rebuilt as the same type where it is one
+// of these; anything else as pgas::remote_error.
+enum class exception_kind : std::uint8_t {
+  other, usage, pgas_out_of_range, io, invalid_argument, std_out_of_range, length, domain, logic,
+  overflow, range, runtime
+};
+
+inline exception_kind kind_of(const std::exception& e) {
+  if (dynamic_cast<const usage_error*>(&e)) return exception_kind::usage;
+  if (dynamic_cast<const pgas::out_of_range*>(&e)) return exception_kind::pgas_out_of_range;
+  if (dynamic_cast<const io_error*>(&e)) return exception_kind::io;
+  if (dynamic_cast<const std::invalid_argument*>(&e)) return exception_kind::invalid_argument;
+  if (dynamic_cast<const std::out_of_range*>(&e)) return exception_kind::std_out_of_range;
+  if (dynamic_cast<const std::length_error*>(&e)) return exception_kind::length;
+  if (dynamic_cast<const std::domain_error*>(&e)) return exception_kind::domain;
+  if (dynamic_cast<const std::logic_error*>(&e)) return exception_kind::logic;
+  if (dynamic_cast<const std::overflow_error*>(&e)) return exception_kind::overflow;
+  if (dynamic_cast<const std::range_error*>(&e)) return exception_kind::range;
+  if (dynamic_cast<const std::runtime_error*>(&e)) return exception_kind::runtime;
+  return exception_kind::other;
+}
+
+inline std::exception_ptr rebuild(exception_kind kind, const std::string& what) {
+  switch (kind) {
+    case exception_kind::usage: return std::make_exception_ptr(usage_error(what));
+    case exception_kind::pgas_out_of_range: return std::make_exception_ptr(pgas::out_of_range(what));
+    case exception_kind::io: return std::make_exception_ptr(io_error(what));
+    case exception_kind::invalid_argument: return std::make_exception_ptr(std::invalid_argument(what));
+    case exception_kind::std_out_of_range: return std::make_exception_ptr(std::out_of_range(what));
+    case exception_kind::length: return std::make_exception_ptr(std::length_error(what));
+    case exception_kind::domain: return std::make_exception_ptr(std::domain_error(what));
+    case exception_kind::logic: return std::make_exception_ptr(std::logic_error(what));
+    case exception_kind::overflow: return std::make_exception_ptr(std::overflow_error(what));
+    case exception_kind::range: return std::make_exception_ptr(std::range_error(what));
+    case exception_kind::runtime: return std::make_exception_ptr(std::runtime_error(what));
+    case exception_kind::other: break;
+  }
+  return std::make_exception_ptr(remote_error(what));
+}
+
+enum class outcome : std::uint8_t { value, exception };
+
+// The handler of a reply, on the caller: fills the state the call is waiting on.
+template <class R>
+void on_reply(std::size_t source, std::span<const std::byte> payload) {
+  const std::byte* at = payload.data();
+  auto* state = reinterpret_cast<call_state<R>*>(static_cast<std::uintptr_t>(wire::codec<std::uint64_t>::read(at)));
+  if (wire::codec<outcome>::read(at) == outcome::value) {
+    if constexpr (std::is_void_v<R>) {
+      state->value.emplace();
+    } else {
+      state->value.emplace(wire::codec<R>::read(at));
+    }
+  } else {
+    const auto kind = wire::codec<exception_kind>::read(at);
+    const std::string what = wire::codec<std::string>::read(at);
+    state->error = rebuild(kind, "pgas::rpc on image " + std::to_string(source) + ": " + what);
+  }
+  state->done = true;
+}
+
+template <class R>
+std::uint64_t reply_handler() {
+  static const std::uint64_t name = runtime::messages::name_of(&on_reply<R>);
+  return name;
+}
+
+template <class R>
+void send_value(std::size_t to, std::uint64_t state, const stored_t<R>& value) {
+  std::size_t bytes = sizeof state + sizeof(outcome);
+  if constexpr (!std::is_void_v<R>) bytes += wire::codec<R>::size(value);
+  std::byte* at = runtime::messages::reserve(to, reply_handler<R>(), bytes).data();
+  wire::codec<std::uint64_t>::write(at, state);
+  wire::codec<outcome>::write(at, outcome::value);
+  if constexpr (!std::is_void_v<R>) wire::codec<R>::write(at, value);
+}
+
+template <class R>
+void send_exception(std::size_t to, std::uint64_t state, exception_kind kind, const std::string& what) {
+  const std::size_t bytes = sizeof state + sizeof(outcome) + sizeof kind + wire::codec<std::string>::size(what);
+  std::byte* at = runtime::messages::reserve(to, reply_handler<R>(), bytes).data();
+  wire::codec<std::uint64_t>::write(at, state);
+  wire::codec<outcome>::write(at, outcome::exception);
+  wire::codec<exception_kind>::write(at, kind);
+  wire::codec<std::string>::write(at, what);
+}
+
+// The handler of rpc, on the target: runs the call and sends back its result or exception
+// (from inside the handler, so the call counts as handled only once the reply is).
+template <class R, class Fn, class... A>
+void run_call(std::size_t source, std::span<const std::byte> payload) {
+  const std::byte* at = payload.data();
+  const std::uint64_t state = wire::codec<std::uint64_t>::read(at);
+  std::optional<stored_t<R>> result;
+  exception_kind kind = exception_kind::other;
+  std::string what;
+  try {
+    if constexpr (std::is_void_v<R>) {
+      decode_and_call<Fn, A...>(at);
+      result.emplace();
+    } else {
+      result.emplace(decode_and_call<Fn, A...>(at));
+    }
+  } catch (const std::exception& e) {
+    kind = kind_of(e);
+    what = kind == exception_kind::other ? std::string(typeid(e).name()) + ": " + e.what() : e.what();
+  } catch (...) {
+    what = "an exception that is not a std::exception";
+  }
+  if (result) {
+    send_value<R>(source, state, *result);
+  } else {
+    send_exception<R>(source, state, kind, what);
+  }
+}
+
+template <class R, class Fn, class... A>
+std::uint64_t call_handler() {
+  static const std::uint64_t name = runtime::messages::name_of(&run_call<R, Fn, A...>);
+  return name;
+}
+
+// An rpc's future: ready once the reply has been handled here.
+template <class R>
+struct call_source final : future_source<stored_t<R>> {
+  call_source(std::shared_ptr<call_state<R>> s, std::size_t to) : state(std::move(s)), target(to) {}
+  call_source(const call_source&) = delete;
+  call_source& operator=(const call_source&) = delete;
+  ~call_source() override {
+    // The reply writes into the state: it must not go before the reply is in.
+    if (state->done) return;
+    try {
+      runtime::messages::progress_until([&] { return state->done; });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pgas: waiting for an rpc's reply: %s\n", e.what());
+    }
+  }
+  bool ready() override {
+    if (!state->done) runtime::messages::progress();
+    return state->done;
+  }
+  stored_t<R> take() override {
+    runtime::messages::progress_until([&] { return state->done; });
+    if (state->error) std::rethrow_exception(state->error);
+    return std::move(*state->value);
+  }
+  std::shared_ptr<call_state<R>> state;
+  std::size_t target;
+};
+
+/// rpc_ff to a world rank (for containers addressing their own team's images).
+template <class F, class... Args>
+void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
+  using Fn = std::decay_t<F>;
+  check_call<Fn, std::decay_t<Args>...>();
+  const Fn& fn = f;
+  const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
+  std::byte* at = runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes).data();
+  encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
+}
+
+/// rpc to a world rank.
+template <class F, class... Args>
+auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
+  using Fn = std::decay_t<F>;
+  check_call<Fn, std::decay_t<Args>...>();
+  using R = result_t<Fn, std::decay_t<Args>...>;
+  static_assert(std::is_void_v<R> || wire::carried<R>,
+                "pgas::rpc: the function's result must be trivially copyable (and not a pointer), a "
+                "std::string or a std::vector of such values: it travels back as bytes");
+  auto state = std::make_shared<call_state<R>>();
+  const Fn& fn = f;
+  const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(state.get()));
+  const std::size_t bytes = sizeof address + call_size<Fn, std::decay_t<Args>...>(fn, args...);
+  std::byte* at = runtime::messages::reserve(world_rank, call_handler<R, Fn, std::decay_t<Args>...>(), bytes).data();
+  wire::codec<std::uint64_t>::write(at, address);
+  encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
+  // Someone waits for this one: it goes now, not when the buffer fills.
+  runtime::messages::flush(world_rank);
+  return future<R>{std::make_unique<call_source<R>>(std::move(state), world_rank)};
+}
+
+}  // namespace detail::remote
+
+/// Runs f(args...) on `image` of the team in force and returns at once; f has run by the time
+/// the caller's team's next sync point returns (and so have the calls f made in turn). Throws
+/// out_of_range, before anything is sent, for an image the team does not have. If f throws on
+/// the target, the job ends with a message naming the image and the exception. Local.
+template <class F, class... Args>
+void rpc_ff(std::size_t image, F&& f, Args&&... args) {
+  detail::remote::rpc_ff_world(runtime::world_rank_in_force(image), std::forward<F>(f), std::forward<Args>(args)...);
+}
+
+/// Runs f(args...) on `image` of the team in force; the future holds what f returns (future<void>
+/// for void). An exception f throws on the target is rethrown by the future's get(): as its own
+/// type for the standard and pgas exceptions, as pgas::remote_error otherwise; its message
+/// names the image. Throws out_of_range, before anything is sent, for an image the team does
+/// not have. Local.
+template <class F, class... Args>
+auto rpc(std::size_t image, F&& f, Args&&... args) {
+  return detail::remote::rpc_world(runtime::world_rank_in_force(image), std::forward<F>(f), std::forward<Args>(args)...);
+}
+
+}  // namespace pgas

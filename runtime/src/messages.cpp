@@ -1,0 +1,440 @@
+#include <pgas/runtime/messages.hpp>
+
+#include <pgas/runtime/code_address.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pgas::runtime::messages {
+namespace {
+
+// What precedes each message in a buffer. `token` says whom to acknowledge it to: the sender's
+// own user code (root), a message the sender was handling (record index + 1), or nobody (an
+// acknowledgement itself).
+struct header {
+  std::uint64_t handler;
+  std::uint32_t bytes;
+  std::uint32_t token;
+};
+static_assert(sizeof(header) == 16);
+constexpr std::uint32_t root_token = 0;
+constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
+constexpr std::size_t alignment = 8;
+constexpr std::size_t padded(std::size_t n) { return (n + alignment - 1) / alignment * alignment; }
+constexpr int tag = 0;
+constexpr std::size_t posted_receives = 4;
+constexpr std::size_t default_budget = std::size_t{16} << 20;
+constexpr std::size_t smallest_buffer = std::size_t{1} << 10;
+constexpr std::size_t largest_buffer = std::size_t{256} << 10;
+
+using buffer = std::unique_ptr<std::byte[]>;
+
+// A message handled here whose handler sent messages not all acknowledged yet.
+struct record {
+  std::size_t source = 0;
+  std::uint32_t token = 0;   // what to acknowledge to source
+  std::size_t children = 0;  // messages it caused, unacknowledged
+  bool running = false;      // its handler has not returned
+};
+
+struct outgoing {
+  buffer data;
+  std::size_t used = 0;
+  bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
+};
+
+struct receive {
+  buffer data;
+  MPI_Request request = MPI_REQUEST_NULL;
+};
+
+struct engine {
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::size_t rank = 0;
+  std::size_t size = 1;
+  std::size_t buffer_bytes = 0;  // of every buffer, send or receive
+  std::size_t budget = 0;
+  std::size_t buffers_allowed = 0;
+  std::size_t buffers_held = 0;
+  std::vector<outgoing> out;  // by destination
+  std::vector<buffer> spare;
+  std::vector<MPI_Request> in_flight;
+  std::vector<buffer> in_flight_data;
+  std::vector<receive> receives;
+  std::deque<std::size_t> posted;  // receives in the order MPI matches them
+  std::vector<std::vector<std::uint32_t>> acks_out;  // by destination
+  std::vector<std::size_t> acks_waiting;             // destinations with acks_out non-empty
+  std::vector<record> records;
+  std::vector<std::uint32_t> free_records;
+  std::size_t outstanding = 0;          // messages from user code, unacknowledged
+  std::uint32_t current = root_token;  // the record of the handler running, or root
+  std::uint64_t ack_name = 0;
+  std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
+  handler last_handler = nullptr;
+};
+
+engine* live = nullptr;
+
+engine& the_engine(const char* what) {
+  if (live == nullptr) {
+    require_environment(what);
+    throw usage_error(std::string(what) + ": the message engine has not started");
+  }
+  return *live;
+}
+
+buffer take_buffer(engine& e) {
+  while (e.spare.empty() && e.buffers_held >= e.buffers_allowed) {
+    if (!progress()) idle();
+  }
+  if (!e.spare.empty()) {
+    buffer b = std::move(e.spare.back());
+    e.spare.pop_back();
+    return b;
+  }
+  ++e.buffers_held;
+  return std::make_unique_for_overwrite<std::byte[]>(e.buffer_bytes);
+}
+
+void post(engine& e, std::size_t slot) {
+  receive& r = e.receives[slot];
+  check(MPI_Irecv(r.data.get(), static_cast<int>(e.buffer_bytes), MPI_BYTE, MPI_ANY_SOURCE, tag,
+                  e.comm, &r.request),
+        "MPI_Irecv");
+  e.posted.push_back(slot);
+}
+
+void send_buffer(engine& e, std::size_t destination) {
+  outgoing& o = e.out[destination];
+  if (o.used == 0) return;
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Isend(o.data.get(), static_cast<int>(o.used), MPI_BYTE, static_cast<int>(destination),
+                  tag, e.comm, &request),
+        "MPI_Isend");
+  e.in_flight.push_back(request);
+  e.in_flight_data.push_back(std::move(o.data));
+  o.used = 0;
+  o.urgent = false;
+}
+
+// Completed sends give their buffers back.
+bool recycle_sends(engine& e) {
+  if (e.in_flight.empty()) return false;
+  std::vector<int> done(e.in_flight.size());
+  int count = 0;
+  check(MPI_Testsome(static_cast<int>(e.in_flight.size()), e.in_flight.data(), &count, done.data(),
+                     MPI_STATUSES_IGNORE),
+        "MPI_Testsome");
+  if (count <= 0) return false;
+  for (int k = 0; k < count; ++k) e.spare.push_back(std::move(e.in_flight_data[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])]));
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < e.in_flight.size(); ++k) {
+    if (e.in_flight[k] == MPI_REQUEST_NULL) continue;
+    e.in_flight[kept] = e.in_flight[k];
+    e.in_flight_data[kept] = std::move(e.in_flight_data[k]);
+    ++kept;
+  }
+  e.in_flight.resize(kept);
+  e.in_flight_data.resize(kept);
+  return true;
+}
+
+std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std::uint64_t name,
+                                        std::size_t bytes, std::uint32_t token) {
+  const std::size_t need = sizeof(header) + padded(bytes);
+  if (need > e.buffer_bytes) {
+    throw usage_error("a message of " + std::to_string(bytes) + " bytes is larger than the " +
+                      std::to_string(e.buffer_bytes - sizeof(header)) +
+                      " bytes one message can carry within the engine's budget (PGAS_MESSAGE_BUDGET)");
+  }
+  if (destination >= e.size) throw_out_of_range("image", destination, e.size);
+  if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
+  // Taking a buffer may make progress, whose handlers may write to this destination: look again.
+  while (!e.out[destination].data) {
+    buffer b = take_buffer(e);
+    if (!e.out[destination].data) {
+      e.out[destination].data = std::move(b);
+    } else {
+      e.spare.push_back(std::move(b));
+    }
+    if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
+  }
+  outgoing& o = e.out[destination];
+  const header h{name, static_cast<std::uint32_t>(bytes), token};
+  std::memcpy(o.data.get() + o.used, &h, sizeof h);
+  std::byte* payload = o.data.get() + o.used + sizeof h;
+  o.used += need;
+  if (token != root_token) o.urgent = true;
+  return {payload, bytes};
+}
+
+void acknowledge(engine& e, std::size_t source, std::uint32_t token) {
+  auto& list = e.acks_out[source];
+  if (list.empty()) e.acks_waiting.push_back(source);
+  list.push_back(token);
+}
+
+void finish_record(engine& e, std::uint32_t index) {
+  const record r = e.records[index];
+  e.free_records.push_back(index);
+  acknowledge(e, r.source, r.token);
+}
+
+// The built-in handler of acknowledgements: each names a message this image sent.
+void on_ack(std::size_t, std::span<const std::byte> payload) {
+  engine& e = *live;
+  for (std::size_t at = 0; at + sizeof(std::uint32_t) <= payload.size(); at += sizeof(std::uint32_t)) {
+    std::uint32_t token = 0;
+    std::memcpy(&token, payload.data() + at, sizeof token);
+    if (token == root_token) {
+      --e.outstanding;
+      continue;
+    }
+    record& r = e.records[token - 1];
+    if (--r.children == 0 && !r.running) finish_record(e, token - 1);
+  }
+}
+
+// Acknowledgements go out in messages of their own, never acknowledged themselves.
+void send_acks(engine& e) {
+  while (!e.acks_waiting.empty()) {
+    const std::size_t to = e.acks_waiting.back();
+    e.acks_waiting.pop_back();
+    std::vector<std::uint32_t> list = std::move(e.acks_out[to]);
+    e.acks_out[to].clear();
+    const std::size_t per_message = (e.buffer_bytes - sizeof(header)) / sizeof(std::uint32_t);
+    for (std::size_t first = 0; first < list.size(); first += per_message) {
+      const std::size_t n = std::min(per_message, list.size() - first);
+      auto room = reserve_with_token(e, to, e.ack_name, n * sizeof(std::uint32_t), no_ack);
+      std::memcpy(room.data(), list.data() + first, n * sizeof(std::uint32_t));
+      e.out[to].urgent = true;
+    }
+  }
+}
+
+handler find_handler(engine& e, std::uint64_t name) {
+  if (name != e.last_name || e.last_handler == nullptr) {
+    e.last_handler = reinterpret_cast<handler>(const_cast<void*>(local_code_address(name)));
+    e.last_name = name;
+  }
+  return e.last_handler;
+}
+
+[[noreturn]] void end_job(const std::string& what) {
+  std::fprintf(stderr, "pgas: image %zu: %s; ending the job\n", live != nullptr ? live->rank : 0, what.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  std::abort();
+}
+
+void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
+  for (std::size_t at = 0; at + sizeof(header) <= bytes;) {
+    header h{};
+    std::memcpy(&h, data + at, sizeof h);
+    const std::span<const std::byte> payload(data + at + sizeof h, h.bytes);
+    at += sizeof h + padded(h.bytes);
+    const handler run = find_handler(e, h.handler);
+    if (h.token == no_ack) {
+      run(source, payload);
+      continue;
+    }
+    std::uint32_t index = 0;
+    if (!e.free_records.empty()) {
+      index = e.free_records.back();
+      e.free_records.pop_back();
+      e.records[index] = record{};
+    } else {
+      index = static_cast<std::uint32_t>(e.records.size());
+      e.records.emplace_back();
+    }
+    e.records[index] = record{source, h.token, 0, true};
+    const std::uint32_t outer = e.current;
+    e.current = index + 1;
+    try {
+      run(source, payload);
+    } catch (const std::exception& x) {
+      // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
+      end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
+    } catch (...) {
+      end_job("a message handler from image " + std::to_string(source) + " threw an exception");
+    }
+    e.current = outer;
+    e.records[index].running = false;
+    if (e.records[index].children == 0) finish_record(e, index);
+  }
+}
+
+bool receive_arrived(engine& e) {
+  if (e.posted.empty()) return false;
+  const std::size_t slot = e.posted.front();
+  receive& r = e.receives[slot];
+  int done = 0;
+  MPI_Status status;
+  check(MPI_Test(&r.request, &done, &status), "MPI_Test");
+  if (done == 0) return false;
+  e.posted.pop_front();
+  int bytes = 0;
+  check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+  // The buffer is handled in place: a handler that makes progress uses other receives.
+  handle_buffer(e, static_cast<std::size_t>(status.MPI_SOURCE), r.data.get(), static_cast<std::size_t>(bytes));
+  post(e, slot);
+  return true;
+}
+
+std::size_t budget_from_environment() {
+  const char* v = std::getenv("PGAS_MESSAGE_BUDGET");
+  if (v == nullptr || *v == '\0') return default_budget;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (end == v || *end != '\0') {
+    throw usage_error(std::string("PGAS_MESSAGE_BUDGET must be a number of bytes, not \"") + v + "\"");
+  }
+  return static_cast<std::size_t>(n);
+}
+
+}  // namespace
+
+std::uint64_t name_of(handler h) { return portable_code_address(reinterpret_cast<const void*>(h)); }
+
+std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
+  engine& e = the_engine("sending a message");
+  const std::uint32_t token = e.current;
+  auto room = reserve_with_token(e, destination, handler_name, bytes, token);
+  if (token == root_token) {
+    ++e.outstanding;
+  } else {
+    ++e.records[token - 1].children;
+  }
+  return room;
+}
+
+void send(std::size_t destination, std::uint64_t handler_name, std::span<const std::byte> payload) {
+  auto room = reserve(destination, handler_name, payload.size());
+  if (!payload.empty()) std::memcpy(room.data(), payload.data(), payload.size());
+}
+
+void flush() {
+  engine& e = the_engine("flushing messages");
+  for (std::size_t d = 0; d < e.size; ++d) send_buffer(e, d);
+}
+
+void flush(std::size_t destination) {
+  engine& e = the_engine("flushing messages");
+  if (destination < e.size) send_buffer(e, destination);
+}
+
+bool progress() {
+  if (live == nullptr) return false;
+  engine& e = *live;
+  bool did = recycle_sends(e);
+  while (receive_arrived(e)) did = true;
+  send_acks(e);
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (e.out[d].urgent) send_buffer(e, d);
+  }
+  return did;
+}
+
+void quiesce() {
+  engine& e = the_engine("waiting for messages");
+  flush();
+  progress_until([&] { return e.outstanding == 0; });
+}
+
+void quiescent_barrier(MPI_Comm comm) {
+  quiesce();
+  barrier(comm);
+}
+
+void barrier(MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
+  progress_until([&] {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    return done != 0;
+  });
+}
+
+std::size_t max_message_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes - sizeof(header); }
+std::size_t budget_bytes() noexcept { return live == nullptr ? 0 : live->budget; }
+std::size_t bytes_in_use() noexcept { return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes; }
+bool in_handler() noexcept { return live != nullptr && live->current != root_token; }
+
+void idle() noexcept {
+  if (oversubscribed()) {
+    std::this_thread::yield();
+    return;
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+void start(MPI_Comm world) {
+  auto e = std::make_unique<engine>();
+  check(MPI_Comm_dup(world, &e->comm), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  int rank = 0;
+  int size = 0;
+  check(MPI_Comm_rank(e->comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(e->comm, &size), "MPI_Comm_size");
+  e->rank = static_cast<std::size_t>(rank);
+  e->size = static_cast<std::size_t>(size);
+  // Every image must agree on the buffer size (a receive must hold any sender's buffer): the
+  // smallest budget asked for wins.
+  unsigned long long asked = budget_from_environment();
+  unsigned long long budget = 0;
+  check(MPI_Allreduce(&asked, &budget, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, e->comm), "MPI_Allreduce");
+  // A buffer per destination, as many again in flight, and the posted receives.
+  const std::size_t buffers = 2 * e->size + posted_receives;
+  e->buffer_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget) / buffers / alignment * alignment,
+                                            smallest_buffer, largest_buffer);
+  e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
+  e->budget = e->buffers_allowed * e->buffer_bytes;
+  e->out.resize(e->size);
+  e->acks_out.resize(e->size);
+  e->ack_name = name_of(&on_ack);
+  e->receives.resize(posted_receives);
+  for (std::size_t k = 0; k < posted_receives; ++k) {
+    e->receives[k].data = std::make_unique_for_overwrite<std::byte[]>(e->buffer_bytes);
+    ++e->buffers_held;
+    post(*e, k);
+  }
+  live = e.release();
+}
+
+void stop(bool unwinding) noexcept {
+  if (live == nullptr) return;
+  engine* e = live;
+  if (!unwinding) {
+    try {
+      quiescent_barrier(e->comm);
+    } catch (const std::exception& x) {
+      std::fprintf(stderr, "pgas: delivering the last messages: %s\n", x.what());
+    }
+  }
+  for (receive& r : e->receives) {
+    if (r.request == MPI_REQUEST_NULL) continue;
+    MPI_Cancel(&r.request);
+    MPI_Wait(&r.request, MPI_STATUS_IGNORE);
+  }
+  if (!unwinding && !e->in_flight.empty()) {
+    MPI_Waitall(static_cast<int>(e->in_flight.size()), e->in_flight.data(), MPI_STATUSES_IGNORE);
+  }
+  MPI_Comm_free(&e->comm);
+  live = nullptr;
+  delete e;
+}
+
+}  // namespace pgas::runtime::messages

@@ -1,0 +1,196 @@
+// Remote procedure calls and dist_object through the owner-side message engine: calls run at
+// their target by the next sync point (nested calls too), futures resolve in any order, values
+// and exceptions travel back, dist_objects of two teams stay apart, and a long stream stays
+// within the engine's memory budget.
+#include <pgas/dist_object.hpp>
+#include <pgas/pgas.hpp>
+#include <pgas/rpc.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+pgas::team halves() { return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2)); }
+
+long twice(long x) { return 2 * x; }
+
+void add_to(pgas::dist_object<long>& d, long v) { *d += v; }
+
+TEST(Rpc, fire_and_forget_calls_have_run_everywhere_after_a_sync_point) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  pgas::dist_object<long> total(0L);
+  // Image i sends i + 1 to every image, 3 times: each total is 3 * n(n + 1) / 2.
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t to = 0; to < n; ++to) pgas::rpc_ff(to, add_to, total, static_cast<long>(me + 1));
+  }
+  pgas::sync_all();
+  EXPECT_EQ(*total, 3L * static_cast<long>(n * (n + 1) / 2));
+  pgas::sync_all();
+}
+
+// Each hop runs on the next image and sends one more, until `left` is 0; every hop counts
+// itself where it runs.
+void hop(pgas::dist_object<long>& visits, long left) {
+  *visits += 1;
+  if (left > 0) {
+    const std::size_t n = pgas::num_images();
+    pgas::rpc_ff((pgas::this_image() + 1) % n, hop, visits, left - 1);
+  }
+}
+
+TEST(Rpc, calls_made_by_handlers_have_run_by_the_same_sync_point) {
+  const std::size_t n = pgas::num_images();
+  pgas::dist_object<long> visits(0L);
+  // Every image starts a chain of 5n + 1 hops on the images after it, round-robin.
+  pgas::rpc_ff((pgas::this_image() + 1) % n, hop, visits, static_cast<long>(5 * n));
+  pgas::sync_all();
+  // The n chains start one at each image, so together they visit every image alike: (5n + 1) n
+  // hops in all, 5n + 1 per image.
+  EXPECT_EQ(*visits, static_cast<long>(5 * n + 1));
+  EXPECT_EQ(pgas::co_sum(*visits), static_cast<long>((5 * n + 1) * n));
+}
+
+TEST(Rpc, futures_resolve_in_any_order_with_their_own_values) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  std::vector<pgas::future<long>> results;
+  for (std::size_t k = 0; k < 4 * n; ++k) {
+    const std::size_t to = (me + k) % n;
+    results.push_back(pgas::rpc(to, [](long x) { return x * 10 + static_cast<long>(pgas::this_image()); }, static_cast<long>(k)));
+  }
+  // Waited for backwards, then the even ones before the odd ones would also do: order is free.
+  for (std::size_t k = results.size(); k-- > 0;) {
+    EXPECT_EQ(results[k].get(), static_cast<long>(k) * 10 + static_cast<long>((me + k) % n));
+  }
+  auto doubled = pgas::rpc((me + 1) % n, twice, 21L);
+  EXPECT_EQ(doubled.get(), 42L);
+  auto nothing = pgas::rpc((me + n - 1) % n, [] {});
+  nothing.get();
+  pgas::sync_all();
+}
+
+TEST(Rpc, strings_and_vectors_travel_both_ways) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  const std::string word = "image-" + std::to_string(me);
+  auto f = pgas::rpc(
+      (me + 1) % n,
+      [](const std::string& s, std::vector<int> v) {
+        return s + ":" + std::to_string(std::accumulate(v.begin(), v.end(), 0)) + "@" +
+               std::to_string(pgas::this_image());
+      },
+      word, std::vector<int>{1, 2, 3, static_cast<int>(me)});
+  EXPECT_EQ(f.get(), word + ":" + std::to_string(6 + me) + "@" + std::to_string((me + 1) % n));
+  auto g = pgas::rpc(me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
+  EXPECT_EQ(g.get(), std::vector<std::string>(3, "ab"));
+  pgas::sync_all();
+}
+
+struct odd_failure : std::exception {
+  const char* what() const noexcept override { return "an odd failure"; }
+};
+
+TEST(Rpc, exceptions_travel_back_to_get) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t target = (pgas::this_image() + 1) % n;
+  auto bad = pgas::rpc(target, [](int x) -> int { throw std::invalid_argument("bad " + std::to_string(x)); }, 7);
+  try {
+    (void)bad.get();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("bad 7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(target)), std::string::npos) << e.what();
+  }
+  auto usage = pgas::rpc(target, [] { throw pgas::usage_error("misused"); });
+  EXPECT_THROW(usage.get(), pgas::usage_error);
+  auto other = pgas::rpc(target, [] { throw odd_failure{}; });
+  try {
+    other.get();
+    ADD_FAILURE() << "no exception";
+  } catch (const pgas::remote_error& e) {
+    EXPECT_NE(std::string(e.what()).find("an odd failure"), std::string::npos) << e.what();
+  }
+  pgas::sync_all();
+}
+
+TEST(Rpc, an_image_outside_the_team_is_out_of_range_before_anything_is_sent) {
+  const std::size_t n = pgas::num_images();
+  EXPECT_THROW(pgas::rpc_ff(n, [] {}), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::rpc(n + 5, [] { return 1; }), pgas::out_of_range);
+  pgas::dist_object<int> d(1);
+  EXPECT_THROW((void)d.fetch(n), pgas::out_of_range);
+  pgas::sync_all();
+}
+
+TEST(Rpc, dist_objects_of_two_teams_stay_apart) {
+  const pgas::team t = halves();
+  const int colour = static_cast<int>(pgas::this_image() % 2);
+  pgas::dist_object<long> world_value(1000L + static_cast<long>(pgas::this_image()));
+  pgas::dist_object<long> team_value(t, 100L * colour + static_cast<long>(t.rank()));
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    EXPECT_EQ(team_value.fetch(k).get(), 100L * colour + static_cast<long>(k));
+  }
+  for (std::size_t k = 0; k < pgas::num_images(); ++k) {
+    EXPECT_EQ(world_value.fetch(k).get(), 1000L + static_cast<long>(k));
+  }
+  // A call inside the team, numbered in the team in force.
+  {
+    const pgas::change_team scope(t);
+    pgas::rpc_ff((pgas::this_image() + 1) % pgas::num_images(), add_to, team_value, 1L);
+  }  // leaving the scope is a sync point of t
+  EXPECT_EQ(*team_value, 100L * colour + static_cast<long>(t.rank()) + 1);
+  pgas::sync_all();
+}
+
+void count_one(pgas::dist_object<long>& d, long) { *d += 1; }
+
+TEST(Rpc, a_long_stream_stays_within_the_memory_budget) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  pgas::dist_object<long> received(0L);
+  // 10^6 messages in all, to pseudo-random images.
+  const std::size_t per_image = 1000000 / n;
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL * (me + 1);
+  std::vector<long> sent_to(n, 0);
+  std::size_t most_in_use = 0;
+  for (std::size_t k = 0; k < per_image; ++k) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::size_t to = x % n;
+    ++sent_to[to];
+    pgas::rpc_ff(to, count_one, received, static_cast<long>(k));
+    most_in_use = std::max(most_in_use, pgas::runtime::messages::bytes_in_use());
+  }
+  EXPECT_LE(most_in_use, pgas::runtime::messages::budget_bytes());
+  pgas::sync_all();
+  EXPECT_LE(pgas::runtime::messages::bytes_in_use(), pgas::runtime::messages::budget_bytes());
+  pgas::co_sum(std::span<long>(sent_to));
+  EXPECT_EQ(*received, sent_to[me]);
+}
+
+TEST(Rpc, progress_runs_arrived_calls_without_a_sync_point) {
+  const std::size_t n = pgas::num_images();
+  pgas::dist_object<long> seen(0L);
+  // Image 0 makes progress until every other image's call has run there: the callers wait
+  // for their own futures, which needs image 0 to serve them.
+  if (pgas::this_image() != 0) {
+    auto f = pgas::rpc(0, [](pgas::dist_object<long>& d) { return ++*d; }, seen);
+    EXPECT_GE(f.get(), 1L);
+  } else {
+    while (*seen < static_cast<long>(n - 1)) pgas::progress();
+  }
+  pgas::sync_all();
+  if (pgas::this_image() == 0) {
+    EXPECT_EQ(*seen, static_cast<long>(n - 1));
+  }
+}
+
+}  // namespace
