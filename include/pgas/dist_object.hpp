@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <typeinfo>
 #include <unordered_map>
 #include <utility>
 
@@ -25,11 +26,20 @@ class dist_object;
 
 namespace detail {
 
-// This image's dist_objects by the number every image of their team gave them.
+// This image's dist_objects by the number every image of their team gave them, with their
+// type (std::type_info's hash, the same in every image of one program).
 struct dist_registry {
-  std::unordered_map<std::uint64_t, void*> objects;
-  std::uint64_t next = 0;  // the smallest number this image has not used
+  struct entry {
+    void* object;
+    std::size_t type;
+  };
+  std::unordered_map<std::uint64_t, entry> objects;
+  std::uint64_t next = 0;  // the smallest count this image has not used
 };
+// A number's high bits are the world rank of the team's first image, its low bits a count:
+// teams with different first images never share a number, and every team with the same first
+// image counts on that image, which takes part in each.
+inline constexpr unsigned dist_count_bits = 40;
 inline dist_registry& dist_objects() {
   static dist_registry r;
   return r;
@@ -49,11 +59,12 @@ class dist_object {
   explicit dist_object(T value) : dist_object(current_team(), std::move(value)) {}
   dist_object(const pgas::team& t, T value) : team_(t), value_(std::move(value)) {
     auto& registry = detail::dist_objects();
-    // Every image of the team takes the largest number any of them has not used: one agreed
-    // name, unused on every member.
-    id_ = runtime::allreduce(registry.next, runtime::reduce_op::max, t.native());
-    registry.next = id_ + 1;
-    registry.objects.emplace(id_, this);
+    // Every image of the team takes the largest count any of them has not used: one agreed
+    // name, unused on every member (see dist_count_bits).
+    const std::uint64_t count = runtime::allreduce(registry.next, runtime::reduce_op::max, t.native());
+    registry.next = count + 1;
+    id_ = (static_cast<std::uint64_t>(t.world_rank(0)) << detail::dist_count_bits) | count;
+    registry.objects.emplace(id_, detail::dist_registry::entry{this, typeid(T).hash_code()});
     // Nobody may name it before every member has it.
     runtime::messages::barrier(t.native());
   }
@@ -104,11 +115,11 @@ struct codec<dist_object<T>> {
     const std::uint64_t id = codec<std::uint64_t>::read(in);
     const auto& objects = dist_objects().objects;
     const auto it = objects.find(id);
-    if (it == objects.end()) {
-      throw usage_error("a remote call names dist_object " + std::to_string(id) +
-                        ", which this image does not have (not a member of its team, or destroyed)");
+    if (it == objects.end() || it->second.type != typeid(T).hash_code()) {
+      throw usage_error("a remote call names a pgas::dist_object this image does not have (it is "
+                        "not a member of the object's team, or the object is destroyed)");
     }
-    return *static_cast<dist_object<T>*>(it->second);
+    return *static_cast<dist_object<T>*>(it->second.object);
   }
 };
 }  // namespace detail::wire

@@ -9,7 +9,7 @@
 // (inside a pgas call: a sync point, a wait, pgas::progress()), never behind its back. f is a
 // function pointer or a trivially copyable function object (a lambda capturing trivially
 // copyable values by copy); arguments and results are trivially copyable values, std::string,
-// std::vector of those, or a pgas::dist_object<T>& (which arrives as the target's own
+// std::vector or std::optional of those, or a pgas::dist_object<T>& (which arrives as the target's own
 // instance). Anything else does not compile, with a message saying so.
 
 #include <pgas/detail/wire.hpp>
@@ -50,7 +50,7 @@ constexpr void check_call() {
                 "travels as bytes");
   static_assert((wire::carried<A> && ...),
                 "pgas::rpc/rpc_ff: every argument must be trivially copyable (and not a pointer), a "
-                "std::string, a std::vector of such values, or a pgas::dist_object<T>&");
+                "std::string, a std::vector or std::optional of such values, or a pgas::dist_object<T>&");
 }
 
 template <class Fn, class... A>
@@ -271,7 +271,7 @@ auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
   using R = result_t<Fn, std::decay_t<Args>...>;
   static_assert(std::is_void_v<R> || wire::carried<R>,
                 "pgas::rpc: the function's result must be trivially copyable (and not a pointer), a "
-                "std::string or a std::vector of such values: it travels back as bytes");
+                "std::string, a std::vector or std::optional of such values: it travels back as bytes");
   auto state = std::make_shared<call_state<R>>();
   const Fn& fn = f;
   const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(state.get()));

@@ -1,3 +1,4 @@
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
@@ -29,7 +30,7 @@ std::optional<std::string> first_failure(const std::optional<std::string>& mine,
   const int p = size_of(comm);
   const int candidate = mine ? rank_in(comm) : p;
   int first = p;
-  check(MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm, request_); }, "MPI_Iallreduce");
   if (first == p) return std::nullopt;
   byte_buffer text;
   if (mine && first == candidate) {
@@ -42,9 +43,9 @@ std::optional<std::string> first_failure(const std::optional<std::string>& mine,
 
 void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm) {
   std::uint64_t n = bytes.size();
-  check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, comm), "MPI_Bcast");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(&n, 1, MPI_UINT64_T, root, comm, request_); }, "MPI_Ibcast");
   bytes.resize(static_cast<std::size_t>(n));
-  check(MPI_Bcast(bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm), "MPI_Bcast");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm, request_); }, "MPI_Ibcast");
 }
 
 std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_Comm comm) {
@@ -52,7 +53,7 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
   const bool at_root = rank_in(comm) == root;
   const int my_count = to_count(mine.size());
   std::vector<int> counts(at_root ? static_cast<std::size_t>(p) : 0);
-  check(MPI_Gather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+  messages::collective([&](MPI_Request* request_) { return MPI_Igather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm, request_); }, "MPI_Igather");
   std::vector<int> offsets(counts.size());
   std::size_t total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -60,9 +61,8 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
     total += static_cast<std::size_t>(counts[r]);
   }
   byte_buffer all(total);
-  check(MPI_Gatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-                    root, comm),
-        "MPI_Gatherv");
+  messages::collective([&](MPI_Request* request_) { return MPI_Igatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
+                    root, comm, request_); }, "MPI_Igatherv");
   std::vector<byte_buffer> out(counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r) {
     const auto first = all.begin() + offsets[r];

@@ -145,8 +145,8 @@ void environment::start(int* argc, char*** argv) {
   s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
   s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
+  runtime::messages::start(s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
-  runtime::messages::start(s.world);
 }
 
 environment::~environment() {

@@ -291,15 +291,13 @@ bool receive_arrived(engine& e) {
   return true;
 }
 
-std::size_t budget_from_environment() {
+// The budget this image asks for, or 0 if PGAS_MESSAGE_BUDGET is not a number of bytes.
+unsigned long long budget_from_environment() {
   const char* v = std::getenv("PGAS_MESSAGE_BUDGET");
   if (v == nullptr || *v == '\0') return default_budget;
   char* end = nullptr;
   const unsigned long long n = std::strtoull(v, &end, 10);
-  if (end == v || *end != '\0') {
-    throw usage_error(std::string("PGAS_MESSAGE_BUDGET must be a number of bytes, not \"") + v + "\"");
-  }
-  return static_cast<std::size_t>(n);
+  return end == v || *end != '\0' || v[0] == '-' ? 0 : std::max(n, 1ULL);
 }
 
 }  // namespace
@@ -357,11 +355,13 @@ void quiescent_barrier(MPI_Comm comm) {
 }
 
 void barrier(MPI_Comm comm) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
+  collective([&](MPI_Request* r) { return MPI_Ibarrier(comm, r); }, "MPI_Ibarrier");
+}
+
+void wait(MPI_Request& request, const char* call) {
   progress_until([&] {
     int done = 0;
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
     return done != 0;
   });
 }
@@ -392,10 +392,14 @@ void start(MPI_Comm world) {
   e->rank = static_cast<std::size_t>(rank);
   e->size = static_cast<std::size_t>(size);
   // Every image must agree on the buffer size (a receive must hold any sender's buffer): the
-  // smallest budget asked for wins.
-  unsigned long long asked = budget_from_environment();
+  // smallest budget asked for wins. A bad setting on any image is refused on every image.
+  const unsigned long long asked = budget_from_environment();
   unsigned long long budget = 0;
   check(MPI_Allreduce(&asked, &budget, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, e->comm), "MPI_Allreduce");
+  if (budget == 0) {
+    MPI_Comm_free(&e->comm);
+    throw usage_error("PGAS_MESSAGE_BUDGET must be a positive number of bytes on every image");
+  }
   // A buffer per destination, as many again in flight, and the posted receives.
   const std::size_t buffers = 2 * e->size + posted_receives;
   e->buffer_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget) / buffers / alignment * alignment,

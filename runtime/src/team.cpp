@@ -96,7 +96,7 @@ team team::shared_memory() {
                  "MPI_Comm_split_type");
   auto comm = owned(out);
   int first = static_cast<int>(world.rank());
-  runtime::check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm), "MPI_Allreduce");
+  runtime::messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm, request_); }, "MPI_Iallreduce");
   return team{std::move(comm), first, std::make_shared<const team>(world)};
 }
 

@@ -1,5 +1,6 @@
 // Window creation in the four flavors, and what every new window gets: its error handler, its
 // peers' exposure, its passive epoch.
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_alignment.hpp"
@@ -36,8 +37,7 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     // instead of corrupting a peer's memory (MPI does not check it).
     const long long mine[2] = {static_cast<long long>(bytes), disp_unit};
     std::vector<long long> all(2 * static_cast<std::size_t>(s->ranks));
-    check(MPI_Allgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm),
-          "MPI_Allgather");
+    messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm, request_); }, "MPI_Iallgather");
     for (int r = 0; r < s->ranks; ++r) {
       s->sizes.push_back(static_cast<std::size_t>(all[2 * static_cast<std::size_t>(r)]));
       s->disp_units.push_back(static_cast<int>(all[2 * static_cast<std::size_t>(r) + 1]));

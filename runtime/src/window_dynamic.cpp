@@ -1,4 +1,5 @@
 // Dynamic windows: attaching and detaching regions, and publishing their addresses.
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
@@ -42,7 +43,7 @@ std::vector<MPI_Aint> window::publish(const void* local) const {
   MPI_Aint mine = 0;
   check(MPI_Get_address(local, &mine), "MPI_Get_address");
   std::vector<MPI_Aint> all(static_cast<std::size_t>(s.ranks));
-  check(MPI_Allgather(&mine, 1, MPI_AINT, all.data(), 1, MPI_AINT, s.comm), "MPI_Allgather");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(&mine, 1, MPI_AINT, all.data(), 1, MPI_AINT, s.comm, request_); }, "MPI_Iallgather");
   return all;
 }
 

@@ -625,4 +625,38 @@ TEST_F(BadInput, ranges_on_different_teams_are_never_aligned) {
   pgas::sync_all();
 }
 
+// ---- remote calls ----
+
+TEST_F(BadInput, remote_call_to_an_image_the_team_does_not_have) {
+  const pgas::team t = pgas::team::world().split(static_cast<int>(me() % 2));
+  pgas::dist_object<int> d(t, 5);
+  {
+    const pgas::change_team scope(t);
+    EXPECT_THROW(pgas::rpc_ff(pgas::num_images(), [] {}), pgas::out_of_range);
+    EXPECT_THROW((void)pgas::rpc(pgas::num_images() + 3, [] { return 1; }), pgas::out_of_range);
+    EXPECT_THROW((void)d.fetch(t.size()), pgas::out_of_range);
+  }
+  // Nothing was sent: the calls that follow are the only ones, and they all arrive.
+  EXPECT_EQ(d.fetch(0).get(), 5);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, remote_call_naming_a_dist_object_the_target_does_not_have) {
+  if (images() == 1) GTEST_SKIP() << "one image: every image holds every dist_object";
+  // Each half has its own object; the other half's images do not have it.
+  const pgas::team t = pgas::team::world().split(static_cast<int>(me() % 2));
+  pgas::dist_object<int> d(t, 1);
+  const std::size_t outside = me() % 2 == 0 ? 1 : 0;  // an image of the other half
+  auto f = pgas::rpc(outside, [](pgas::dist_object<int>& x) { return *x; }, d);
+  EXPECT_THROW((void)f.get(), pgas::usage_error);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, remote_call_larger_than_one_message_can_carry) {
+  const std::string huge(pgas::runtime::messages::max_message_bytes() + 1, 'x');
+  EXPECT_THROW(pgas::rpc_ff(0, [](const std::string&) {}, huge), pgas::usage_error);
+  EXPECT_THROW((void)pgas::rpc(0, [](const std::string& s) { return s.size(); }, huge), pgas::usage_error);
+  pgas::sync_all();
+}
+
 }  // namespace

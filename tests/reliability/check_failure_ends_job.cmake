@@ -1,12 +1,16 @@
 # Script mode: runs PROGRAM on 3 images with ARG and checks that the job fails (non-zero),
-# within 10 seconds, and that no process of it is left behind.
+# within 10 seconds, and that no process of it is left behind; with EXPECT, that its error
+# output matches that regular expression.
 string(TIMESTAMP start "%s")
 execute_process(COMMAND ${MPIEXEC} -n 3 ${OVERSUBSCRIBE} ${PROGRAM} ${ARG}
-                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 60)
 string(TIMESTAMP stop "%s")
 math(EXPR seconds "${stop} - ${start}")
 if(rc EQUAL 0)
   message(FATAL_ERROR "the job exited 0 although an image failed")
+endif()
+if(DEFINED EXPECT AND NOT err MATCHES "${EXPECT}")
+  message(FATAL_ERROR "the job's error output does not say \"${EXPECT}\":\n${err}")
 endif()
 if(seconds GREATER 10)
   message(FATAL_ERROR "the job took ${seconds} s to end (limit 10 s): ${rc}")

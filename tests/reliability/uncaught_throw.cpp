@@ -1,5 +1,6 @@
 // A program in which one image fails while the others wait in a collective: with
-// `--throw` image 1 throws an exception nobody catches, with `--kill` it kills itself.
+// `--throw` image 1 throws an exception nobody catches, with `--kill` it kills itself, with
+// `--rpc-throw` a function image 0 sent it with rpc_ff throws there.
 // tests/reliability/check_failure_ends_job.cmake checks that the whole job ends, non-zero,
 // within 10 seconds, leaving no process behind.
 #include <pgas/pgas.hpp>
@@ -7,11 +8,20 @@
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bool kill_instead = argc > 1 && std::strcmp(argv[1], "--kill") == 0;
+  const bool in_a_call = argc > 1 && std::strcmp(argv[1], "--rpc-throw") == 0;
   pgas::array<int> a(16);
+  if (in_a_call) {
+    if (pgas::this_image() == 0) {
+      pgas::rpc_ff(1 % pgas::num_images(), [](int x) { throw std::runtime_error("a remote call gives up at " + std::to_string(x)); }, 42);
+    }
+    pgas::sync_all();  // image 1 runs the call here, and the job ends
+    return 0;
+  }
   if (pgas::this_image() == 1 % pgas::num_images()) {
     if (kill_instead) std::raise(SIGKILL);
     throw std::runtime_error("image 1 gives up");  // escapes main: nobody catches it

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -27,7 +28,7 @@ concept plain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
                 !std::is_member_pointer_v<T> && !std::is_reference_v<T>;
 
 /// True for the types a remote call carries: trivially copyable values, std::string,
-/// std::vector of carried types, and what a codec specialisation adds (pgas::dist_object&).
+/// std::vector and std::optional of carried types, and what a codec specialisation adds (pgas::dist_object&).
 template <class T>
 concept carried = requires(const T& v, std::byte*& out, const std::byte*& in) {
   { codec<T>::size(v) } -> std::same_as<std::size_t>;
@@ -101,6 +102,19 @@ struct codec<std::vector<T>> {
       for (std::size_t k = 0; k < n; ++k) v.push_back(codec<T>::read(in));
     }
     return v;
+  }
+};
+
+template <carried T>
+struct codec<std::optional<T>> {
+  static std::size_t size(const std::optional<T>& v) { return 1 + (v ? codec<T>::size(*v) : 0); }
+  static void write(std::byte*& out, const std::optional<T>& v) {
+    codec<bool>::write(out, v.has_value());
+    if (v) codec<T>::write(out, *v);
+  }
+  static std::optional<T> read(const std::byte*& in) {
+    if (!codec<bool>::read(in)) return std::nullopt;
+    return codec<T>::read(in);
   }
 };
 

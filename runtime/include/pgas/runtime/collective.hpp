@@ -1,6 +1,7 @@
 #pragma once
 // The few collectives the containers need: agreement checks, reductions, gathers, broadcasts.
 
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/request.hpp>
@@ -36,7 +37,7 @@ void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm);
 template <accumulable T>
 [[nodiscard]] T allreduce(const T& value, reduce_op op, MPI_Comm comm) {
   T out{};
-  check(MPI_Allreduce(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm), "MPI_Allreduce");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm, request_); }, "MPI_Iallreduce");
   return out;
 }
 
@@ -48,15 +49,15 @@ void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm)
   const MPI_Datatype type = layout_of<T>().type;
   const int count = to_count(values.size());
   if (root < 0) {
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm), "MPI_Allreduce");
+    messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm, request_); }, "MPI_Iallreduce");
     return;
   }
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   if (rank == root) {
-    check(MPI_Reduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm), "MPI_Reduce");
+    messages::collective([&](MPI_Request* request_) { return MPI_Ireduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm, request_); }, "MPI_Ireduce");
   } else {
-    check(MPI_Reduce(values.data(), nullptr, count, type, to_mpi(op), root, comm), "MPI_Reduce");
+    messages::collective([&](MPI_Request* request_) { return MPI_Ireduce(values.data(), nullptr, count, type, to_mpi(op), root, comm, request_); }, "MPI_Ireduce");
   }
 }
 
@@ -76,8 +77,7 @@ template <accumulable T>
 template <transferable T>
 void broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
-  check(MPI_Bcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm),
-        "MPI_Bcast");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm, request_); }, "MPI_Ibcast");
 }
 template <transferable T>
 [[nodiscard]] request start_broadcast(std::span<T> values, int root, MPI_Comm comm) {
@@ -94,7 +94,7 @@ template <transferable T>
 template <accumulable T>
 [[nodiscard]] T exclusive_prefix(const T& value, reduce_op op, const T& identity, MPI_Comm comm) {
   T out = identity;
-  check(MPI_Exscan(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm), "MPI_Exscan");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iexscan(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm, request_); }, "MPI_Iexscan");
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   return rank == 0 ? identity : out;
@@ -124,17 +124,15 @@ template <transferable T>
     send_displs[t] = to_count(offset * per);
     offset += counts[t];
   }
-  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm),
-        "MPI_Alltoall");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm, request_); }, "MPI_Ialltoall");
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     recv_displs[t] = to_count(total);
     total += static_cast<std::size_t>(recv_counts[t]);
   }
   std::vector<T> out(total / per);
-  check(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), l.type, out.data(),
-                      recv_counts.data(), recv_displs.data(), l.type, comm),
-        "MPI_Alltoallv");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ialltoallv(send.data(), send_counts.data(), send_displs.data(), l.type, out.data(),
+                      recv_counts.data(), recv_displs.data(), l.type, comm, request_); }, "MPI_Ialltoallv");
   if (received_counts != nullptr) {
     received_counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
@@ -155,16 +153,15 @@ template <transferable T>
   const element_layout l = layout_of<T>();
   const int my_count = to_count(mine.size() * static_cast<std::size_t>(l.per_element));
   std::vector<int> all_counts(p), displs(p);
-  check(MPI_Allgather(&my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(&my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm, request_); }, "MPI_Iallgather");
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     displs[t] = to_count(total);
     total += static_cast<std::size_t>(all_counts[t]);
   }
   std::vector<T> out(total / static_cast<std::size_t>(l.per_element));
-  check(MPI_Allgatherv(mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(),
-                       l.type, comm),
-        "MPI_Allgatherv");
+  messages::collective([&](MPI_Request* request_) { return MPI_Iallgatherv(mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(),
+                       l.type, comm, request_); }, "MPI_Iallgatherv");
   if (counts != nullptr) {
     counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
@@ -184,9 +181,8 @@ namespace pgas::runtime {
 template <accumulable T>
 void reduce_scatter(std::span<const T> send, std::span<T> into, std::span<const int> counts,
                     reduce_op op, MPI_Comm comm) {
-  check(MPI_Reduce_scatter(send.data(), into.data(), counts.data(), layout_of<T>().type, to_mpi(op),
-                           comm),
-        "MPI_Reduce_scatter");
+  messages::collective([&](MPI_Request* request_) { return MPI_Ireduce_scatter(send.data(), into.data(), counts.data(), layout_of<T>().type, to_mpi(op),
+                           comm, request_); }, "MPI_Ireduce_scatter");
 }
 
 }  // namespace pgas::runtime

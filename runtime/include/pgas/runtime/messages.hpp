@@ -20,6 +20,8 @@
 //
 // Single-threaded: call it from the thread that makes pgas calls.
 
+#include <pgas/runtime/error.hpp>
+
 #include <mpi.h>
 
 #include <cstddef>
@@ -64,6 +66,18 @@ void barrier(MPI_Comm comm);
 /// outnumber cores. Local.
 template <class Done>
 void progress_until(Done done);
+
+/// Completes a request, making progress while it waits. Local.
+void wait(MPI_Request& request, const char* call);
+/// Runs a collective to completion as its non-blocking form, issued by start(&request) (an
+/// MPI_I... call named `call`), making progress while it waits: an image waiting in a
+/// collective serves the calls of images that have not reached it yet.
+template <class Start>
+void collective(Start start, const char* call) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(start(&request), call);
+  wait(request, call);
+}
 
 /// Largest payload one message can carry. Local.
 [[nodiscard]] std::size_t max_message_bytes() noexcept;

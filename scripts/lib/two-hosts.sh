@@ -1,0 +1,62 @@
+# Two "hosts" made of network namespaces on this machine, joined by a veth pair, for MPI over
+# TCP between them with one image on each (sourced by scripts/two-hosts and bench/run-all).
+# Two hosts share no memory, so every access to the other image goes through MPI. Needs root
+# and iproute2.
+#
+#   host pgas-a  10.77.0.1/24  <-- veth pair -->  10.77.0.2/24  host pgas-b
+#
+# mpirun starts in pgas-a; a small launcher agent takes the place of ssh and starts the remote
+# daemon inside the other namespace, with its own host name (a UTS namespace), so Open MPI sees
+# two nodes and uses TCP (btl tcp,self; one-sided through osc/pt2pt over it).
+#
+#   two_hosts_up            makes the namespaces (and removes them again when the shell exits)
+#   two_hosts_run CMD...    runs CMD under mpirun, one image per host
+#   two_hosts_down          removes them
+
+two_hosts_work=""
+
+two_hosts_down() {
+  ip netns del pgas-a 2>/dev/null || true
+  ip netns del pgas-b 2>/dev/null || true
+  if [ -n "$two_hosts_work" ]; then rm -rf "$two_hosts_work"; fi
+  two_hosts_work=""
+}
+
+two_hosts_up() {
+  [ "$(id -u)" -eq 0 ] || { echo "two hosts: run as root (it creates network namespaces)" >&2; return 2; }
+  two_hosts_down
+  trap two_hosts_down EXIT
+  two_hosts_work=$(mktemp -d)
+  ip netns add pgas-a
+  ip netns add pgas-b
+  ip link add pgas-va type veth peer name pgas-vb
+  ip link set pgas-va netns pgas-a
+  ip link set pgas-vb netns pgas-b
+  ip -n pgas-a addr add 10.77.0.1/24 dev pgas-va
+  ip -n pgas-b addr add 10.77.0.2/24 dev pgas-vb
+  for ns in pgas-a pgas-b; do
+    ip -n "$ns" link set lo up
+  done
+  ip -n pgas-a link set pgas-va up
+  ip -n pgas-b link set pgas-vb up
+  printf '10.77.0.1 slots=1\n10.77.0.2 slots=1\n' > "$two_hosts_work/hosts"
+  # The launcher agent: "agent HOST COMMAND..." runs COMMAND in HOST's namespace, named HOST.
+  cat > "$two_hosts_work/agent" <<'AGENT'
+#!/bin/sh
+host=$1
+shift
+case "$host" in
+  10.77.0.1) ns=pgas-a; name=pgas-a ;;
+  10.77.0.2) ns=pgas-b; name=pgas-b ;;
+  *) echo "agent: unknown host $host" >&2; exit 1 ;;
+esac
+exec ip netns exec "$ns" unshare --uts sh -c "hostname $name; $*"
+AGENT
+  chmod +x "$two_hosts_work/agent"
+}
+
+two_hosts_run() {
+  ip netns exec pgas-a unshare --uts sh -c "hostname pgas-a; exec mpirun --hostfile $two_hosts_work/hosts -n 2 \
+      --mca plm_rsh_agent $two_hosts_work/agent --mca btl tcp,self --mca pml ob1 --mca osc pt2pt \
+      --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 $*"
+}
