@@ -67,7 +67,7 @@ void pgas_stream(std::size_t messages) {
   stream s(pgas::this_image());
   for (std::size_t k = 0; k < messages; ++k) {
     const std::uint64_t r = s.next();
-    pgas::rpc_ff(r % p, add_into_table, r, r >> 8);
+    pgas::rpc_ff(r % p, [](std::uint64_t index, std::uint64_t value) { add_into_table(index, value); }, r, r >> 8);
   }
   pgas::sync_all();
 }

@@ -173,7 +173,7 @@ template <class R>
 void send_value(std::size_t to, std::uint64_t state, const stored_t<R>& value) {
   std::size_t bytes = sizeof state + sizeof(outcome);
   if constexpr (!std::is_void_v<R>) bytes += wire::codec<R>::size(value);
-  std::byte* at = runtime::messages::reserve(to, reply_handler<R>(), bytes).data();
+  std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::value);
   if constexpr (!std::is_void_v<R>) wire::codec<R>::write(at, value);
@@ -182,15 +182,15 @@ void send_value(std::size_t to, std::uint64_t state, const stored_t<R>& value) {
 template <class R>
 void send_exception(std::size_t to, std::uint64_t state, exception_kind kind, const std::string& what) {
   const std::size_t bytes = sizeof state + sizeof(outcome) + sizeof kind + wire::codec<std::string>::size(what);
-  std::byte* at = runtime::messages::reserve(to, reply_handler<R>(), bytes).data();
+  std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::exception);
   wire::codec<exception_kind>::write(at, kind);
   wire::codec<std::string>::write(at, what);
 }
 
-// The handler of rpc, on the target: runs the call and sends back its result or exception
-// (from inside the handler, so the call counts as handled only once the reply is).
+// The handler of rpc, on the target: runs the call and sends back its result or exception, as
+// a reply that travels ahead of the call's acknowledgement.
 template <class R, class Fn, class... A>
 void run_call(std::size_t source, std::span<const std::byte> payload) {
   const std::byte* at = payload.data();

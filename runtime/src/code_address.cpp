@@ -25,11 +25,15 @@ struct loaded_object {
 class object_table {
  public:
   std::uint64_t name(const void* function) {
+    // Streams of calls name one function over and over: the last answer is kept.
+    if (function == last_function_ && function != nullptr) return last_name_;
     const auto at = reinterpret_cast<std::uintptr_t>(function);
     for (int attempt = 0; attempt < 2; ++attempt) {
       for (std::size_t k = 0; k < objects_.size(); ++k) {
         if (at >= objects_[k].low && at < objects_[k].high) {
-          return (static_cast<std::uint64_t>(k) << offset_bits) | (at - objects_[k].bias);
+          last_function_ = function;
+          last_name_ = (static_cast<std::uint64_t>(k) << offset_bits) | (at - objects_[k].bias);
+          return last_name_;
         }
       }
       read();
@@ -37,6 +41,7 @@ class object_table {
     throw usage_error("a remote call names a function that lies in no loaded object of this program");
   }
   const void* address(std::uint64_t portable) {
+    if (portable == last_portable_ && last_address_ != nullptr) return last_address_;
     const std::size_t k = portable >> offset_bits;
     const std::uintptr_t offset = portable & ((std::uint64_t{1} << offset_bits) - 1);
     if (k >= objects_.size()) read();
@@ -44,7 +49,9 @@ class object_table {
       throw usage_error("a message names a function this program does not have: every image must "
                         "run the same program with the same libraries");
     }
-    return reinterpret_cast<const void*>(objects_[k].bias + offset);
+    last_portable_ = portable;
+    last_address_ = reinterpret_cast<const void*>(objects_[k].bias + offset);
+    return last_address_;
   }
 
  private:
@@ -52,6 +59,7 @@ class object_table {
   static constexpr unsigned offset_bits = 40;
   void read() {
     objects_.clear();
+    last_function_ = last_address_ = nullptr;
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void* out) {
           loaded_object o;
@@ -70,6 +78,10 @@ class object_table {
         &objects_);
   }
   std::vector<loaded_object> objects_;
+  const void* last_function_ = nullptr;
+  std::uint64_t last_name_ = 0;
+  std::uint64_t last_portable_ = 0;
+  const void* last_address_ = nullptr;
 };
 
 object_table& table() {

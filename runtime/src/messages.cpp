@@ -5,6 +5,7 @@
 #include <pgas/runtime/error.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,15 +19,18 @@
 namespace pgas::runtime::messages {
 namespace {
 
-// What precedes each message in a buffer. `token` says whom to acknowledge it to: the sender's
-// own user code (root), a message the sender was handling (record index + 1), or nobody (an
-// acknowledgement itself).
+// What precedes a run of `count` messages in a buffer that have one handler, one size and one
+// token (a stream of calls of one kind costs one header per buffer). `token` says whom to
+// acknowledge each to: the sender's own user code (root), a message the sender was handling
+// (record index + 1), or nobody (acknowledgements, replies).
 struct header {
   std::uint64_t handler;
   std::uint32_t bytes;
   std::uint32_t token;
+  std::uint32_t count;
+  std::uint32_t unused;
 };
-static_assert(sizeof(header) == 16);
+static_assert(sizeof(header) == 24);
 constexpr std::uint32_t root_token = 0;
 constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
 constexpr std::size_t alignment = 8;
@@ -51,11 +55,32 @@ struct outgoing {
   buffer data;
   std::size_t used = 0;
   bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
+  // The last header written (valid while used > 0): what it says and where its count is.
+  std::uint64_t last_handler = 0;
+  std::uint32_t last_bytes = 0;
+  std::uint32_t last_token = 0;
+  std::uint32_t last_count = 0;
+  std::size_t count_at = 0;
 };
 
 struct receive {
   buffer data;
   MPI_Request request = MPI_REQUEST_NULL;
+};
+
+// Acknowledgements of `count` messages that carried the same token, in one entry.
+struct ack_run {
+  std::uint32_t token;
+  std::uint32_t count;
+};
+
+// The message whose handler is running: whom to acknowledge it to, and its record once its
+// handler has sent a message (most never do, and need none).
+struct context {
+  bool active = false;
+  std::size_t source = 0;
+  std::uint32_t token = root_token;
+  std::uint32_t record = no_ack;  // none yet
 };
 
 struct engine {
@@ -72,12 +97,12 @@ struct engine {
   std::vector<buffer> in_flight_data;
   std::vector<receive> receives;
   std::deque<std::size_t> posted;  // receives in the order MPI matches them
-  std::vector<std::vector<std::uint32_t>> acks_out;  // by destination
+  std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;             // destinations with acks_out non-empty
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
   std::size_t outstanding = 0;          // messages from user code, unacknowledged
-  std::uint32_t current = root_token;  // the record of the handler running, or root
+  context current;  // of the handler running, if any
   std::uint64_t ack_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
   handler last_handler = nullptr;
@@ -151,13 +176,27 @@ bool recycle_sends(engine& e) {
 
 std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std::uint64_t name,
                                         std::size_t bytes, std::uint32_t token) {
-  const std::size_t need = sizeof(header) + padded(bytes);
+  const std::size_t size = padded(bytes);
+  const std::size_t need = sizeof(header) + size;
   if (need > e.buffer_bytes) {
     throw usage_error("a message of " + std::to_string(bytes) + " bytes is larger than the " +
                       std::to_string(e.buffer_bytes - sizeof(header)) +
                       " bytes one message can carry within the engine's budget (PGAS_MESSAGE_BUDGET)");
   }
   if (destination >= e.size) throw_out_of_range("image", destination, e.size);
+  {
+    // The same kind of message as the last one: it joins that header's run.
+    outgoing& o = e.out[destination];
+    if (o.used > 0 && o.last_handler == name && o.last_bytes == bytes && o.last_token == token &&
+        o.last_count < UINT32_MAX && o.used + size <= e.buffer_bytes) {
+      ++o.last_count;
+      std::memcpy(o.data.get() + o.count_at, &o.last_count, sizeof o.last_count);
+      std::byte* payload = o.data.get() + o.used;
+      o.used += size;
+      if (token != root_token) o.urgent = true;
+      return {payload, bytes};
+    }
+  }
   if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
   // Taking a buffer may make progress, whose handlers may write to this destination: look again.
   while (!e.out[destination].data) {
@@ -170,8 +209,13 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
     if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
   }
   outgoing& o = e.out[destination];
-  const header h{name, static_cast<std::uint32_t>(bytes), token};
+  const header h{name, static_cast<std::uint32_t>(bytes), token, 1, 0};
   std::memcpy(o.data.get() + o.used, &h, sizeof h);
+  o.last_handler = name;
+  o.last_bytes = h.bytes;
+  o.last_token = token;
+  o.last_count = 1;
+  o.count_at = o.used + offsetof(header, count);
   std::byte* payload = o.data.get() + o.used + sizeof h;
   o.used += need;
   if (token != root_token) o.urgent = true;
@@ -181,7 +225,11 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
 void acknowledge(engine& e, std::size_t source, std::uint32_t token) {
   auto& list = e.acks_out[source];
   if (list.empty()) e.acks_waiting.push_back(source);
-  list.push_back(token);
+  if (!list.empty() && list.back().token == token && list.back().count < UINT32_MAX) {
+    ++list.back().count;
+  } else {
+    list.push_back({token, 1});
+  }
 }
 
 void finish_record(engine& e, std::uint32_t index) {
@@ -193,15 +241,16 @@ void finish_record(engine& e, std::uint32_t index) {
 // The built-in handler of acknowledgements: each names a message this image sent.
 void on_ack(std::size_t, std::span<const std::byte> payload) {
   engine& e = *live;
-  for (std::size_t at = 0; at + sizeof(std::uint32_t) <= payload.size(); at += sizeof(std::uint32_t)) {
-    std::uint32_t token = 0;
-    std::memcpy(&token, payload.data() + at, sizeof token);
-    if (token == root_token) {
-      --e.outstanding;
+  for (std::size_t at = 0; at + sizeof(ack_run) <= payload.size(); at += sizeof(ack_run)) {
+    ack_run run{};
+    std::memcpy(&run, payload.data() + at, sizeof run);
+    if (run.token == root_token) {
+      e.outstanding -= run.count;
       continue;
     }
-    record& r = e.records[token - 1];
-    if (--r.children == 0 && !r.running) finish_record(e, token - 1);
+    record& r = e.records[run.token - 1];
+    r.children -= run.count;
+    if (r.children == 0 && !r.running) finish_record(e, run.token - 1);
   }
 }
 
@@ -210,13 +259,13 @@ void send_acks(engine& e) {
   while (!e.acks_waiting.empty()) {
     const std::size_t to = e.acks_waiting.back();
     e.acks_waiting.pop_back();
-    std::vector<std::uint32_t> list = std::move(e.acks_out[to]);
+    std::vector<ack_run> list = std::move(e.acks_out[to]);
     e.acks_out[to].clear();
-    const std::size_t per_message = (e.buffer_bytes - sizeof(header)) / sizeof(std::uint32_t);
+    const std::size_t per_message = (e.buffer_bytes - sizeof(header)) / sizeof(ack_run);
     for (std::size_t first = 0; first < list.size(); first += per_message) {
       const std::size_t n = std::min(per_message, list.size() - first);
-      auto room = reserve_with_token(e, to, e.ack_name, n * sizeof(std::uint32_t), no_ack);
-      std::memcpy(room.data(), list.data() + first, n * sizeof(std::uint32_t));
+      auto room = reserve_with_token(e, to, e.ack_name, n * sizeof(ack_run), no_ack);
+      std::memcpy(room.data(), list.data() + first, n * sizeof(ack_run));
       e.out[to].urgent = true;
     }
   }
@@ -237,40 +286,43 @@ handler find_handler(engine& e, std::uint64_t name) {
   std::abort();
 }
 
+// Runs one message's handler with its context, and acknowledges it once it is done.
+void handle_message(engine& e, handler run, std::size_t source, std::uint32_t token,
+                    std::span<const std::byte> payload) {
+  if (token == no_ack) {
+    run(source, payload);
+    return;
+  }
+  const context outer = e.current;
+  e.current = context{true, source, token, no_ack};
+  try {
+    run(source, payload);
+  } catch (const std::exception& x) {
+    // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
+    end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
+  } catch (...) {
+    end_job("a message handler from image " + std::to_string(source) + " threw an exception");
+  }
+  const std::uint32_t index = e.current.record;
+  e.current = outer;
+  if (index == no_ack) {
+    acknowledge(e, source, token);  // it sent nothing: done
+    return;
+  }
+  e.records[index].running = false;
+  if (e.records[index].children == 0) finish_record(e, index);
+}
+
 void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
   for (std::size_t at = 0; at + sizeof(header) <= bytes;) {
     header h{};
     std::memcpy(&h, data + at, sizeof h);
-    const std::span<const std::byte> payload(data + at + sizeof h, h.bytes);
-    at += sizeof h + padded(h.bytes);
+    at += sizeof h;
     const handler run = find_handler(e, h.handler);
-    if (h.token == no_ack) {
-      run(source, payload);
-      continue;
+    const std::size_t size = padded(h.bytes);
+    for (std::uint32_t k = 0; k < h.count; ++k, at += size) {
+      handle_message(e, run, source, h.token, std::span<const std::byte>(data + at, h.bytes));
     }
-    std::uint32_t index = 0;
-    if (!e.free_records.empty()) {
-      index = e.free_records.back();
-      e.free_records.pop_back();
-      e.records[index] = record{};
-    } else {
-      index = static_cast<std::uint32_t>(e.records.size());
-      e.records.emplace_back();
-    }
-    e.records[index] = record{source, h.token, 0, true};
-    const std::uint32_t outer = e.current;
-    e.current = index + 1;
-    try {
-      run(source, payload);
-    } catch (const std::exception& x) {
-      // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
-      end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
-    } catch (...) {
-      end_job("a message handler from image " + std::to_string(source) + " threw an exception");
-    }
-    e.current = outer;
-    e.records[index].running = false;
-    if (e.records[index].children == 0) finish_record(e, index);
   }
 }
 
@@ -300,19 +352,45 @@ unsigned long long budget_from_environment() {
   return end == v || *end != '\0' || v[0] == '-' ? 0 : std::max(n, 1ULL);
 }
 
+// The record of the running handler's message, made now if it has none.
+std::uint32_t record_of_current(engine& e) {
+  if (e.current.record != no_ack) return e.current.record;
+  std::uint32_t index = 0;
+  if (!e.free_records.empty()) {
+    index = e.free_records.back();
+    e.free_records.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(e.records.size());
+    e.records.emplace_back();
+  }
+  e.records[index] = record{e.current.source, e.current.token, 0, true};
+  e.current.record = index;
+  return index;
+}
+
 }  // namespace
 
 std::uint64_t name_of(handler h) { return portable_code_address(reinterpret_cast<const void*>(h)); }
 
 std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
   engine& e = the_engine("sending a message");
-  const std::uint32_t token = e.current;
-  auto room = reserve_with_token(e, destination, handler_name, bytes, token);
-  if (token == root_token) {
+  if (!e.current.active) {
+    auto room = reserve_with_token(e, destination, handler_name, bytes, root_token);
     ++e.outstanding;
-  } else {
-    ++e.records[token - 1].children;
+    return room;
   }
+  // Reserving may make progress and run other handlers: the record is taken first and
+  // counted after, when the message is surely queued.
+  const std::uint32_t index = record_of_current(e);
+  auto room = reserve_with_token(e, destination, handler_name, bytes, index + 1);
+  ++e.records[index].children;
+  return room;
+}
+
+std::span<std::byte> reserve_reply(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
+  engine& e = the_engine("sending a reply");
+  auto room = reserve_with_token(e, destination, handler_name, bytes, no_ack);
+  e.out[destination].urgent = true;
   return room;
 }
 
@@ -369,7 +447,7 @@ void wait(MPI_Request& request, const char* call) {
 std::size_t max_message_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes - sizeof(header); }
 std::size_t budget_bytes() noexcept { return live == nullptr ? 0 : live->budget; }
 std::size_t bytes_in_use() noexcept { return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes; }
-bool in_handler() noexcept { return live != nullptr && live->current != root_token; }
+bool in_handler() noexcept { return live != nullptr && live->current.active; }
 
 void idle() noexcept {
   if (oversubscribed()) {

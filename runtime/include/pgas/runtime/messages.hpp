@@ -43,6 +43,12 @@ using handler = void (*)(std::size_t source, std::span<const std::byte> payload)
 /// message larger than max_message_bytes(). Local.
 [[nodiscard]] std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name,
                                            std::size_t bytes);
+/// As reserve(), for a reply to the message whose handler is running, to its sender: a reply is
+/// not acknowledged (the acknowledgement of the message it answers follows it on the same
+/// ordered channel, so whoever waits for that one has the reply first), and goes out at the end
+/// of this progress. Local.
+[[nodiscard]] std::span<std::byte> reserve_reply(std::size_t destination, std::uint64_t handler_name,
+                                                 std::size_t bytes);
 /// Queues a copy of `payload` for `destination`, as reserve() does. Local.
 void send(std::size_t destination, std::uint64_t handler_name, std::span<const std::byte> payload);
 
