@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -132,22 +133,28 @@ TEST(AggregatorSums, images_add_different_numbers_and_flush_at_different_times) 
 }
 
 TEST(AggregatorSums, a_container_destroyed_first_receives_what_was_held_for_it) {
+  std::optional<pgas::aggregator<pgas::array<long>>> agg;
   long seen = 0;
   {
-    pgas::coarray<long> witness;
+    pgas::array<long> a(images());
+    agg.emplace(a, pgas::reduce_op::sum, 100);
+    agg->add(me(), 5);
     {
-      pgas::array<long> a(images());
-      pgas::aggregator agg(a, pgas::reduce_op::sum, 100);
-      agg.add((me() + 1) % images(), 7);
-      pgas::sync_all();
-      seen = a.local()[0];
-      agg.add(me(), 1);  // still held when a is destroyed: sent first, before its window goes
-      // The aggregator outlives nothing here: it goes before a, as usual; held updates leave
-      // with its destructor.
+      const pgas::array<long> other(3);  // destroying any container sends held updates first
     }
-    EXPECT_EQ(*witness, 0);
+    EXPECT_EQ(agg->held_updates(), 0U);
+    pgas::sync_all();
+    seen = a.local()[0];
+    pgas::sync_all();  // every image has read before the next update can land
+    agg->add((me() + 1) % images(), 7);  // still held when a goes
+    EXPECT_EQ(agg->held_updates(), 1U);
   }
-  EXPECT_EQ(seen, 7);
+  // a's destruction sent the held update before its window went, rather than dropping it; the
+  // aggregator then refuses new updates for the container that is gone.
+  EXPECT_EQ(agg->held_updates(), 0U);
+  EXPECT_THROW(agg->add(0, 1), pgas::usage_error);
+  EXPECT_EQ(seen, 5);
+  agg.reset();
   pgas::sync_all();
 }
 
