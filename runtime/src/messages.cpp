@@ -31,7 +31,7 @@ struct header {
   std::uint32_t unused;
 };
 static_assert(sizeof(header) == 24);
-constexpr std::uint32_t root_token = 0;
+constexpr std::uint32_t root_token = 0;  // fast_path::lane::last_token of user code: reserve() inline
 constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
 constexpr std::size_t alignment = 8;
 constexpr std::size_t padded(std::size_t n) { return (n + alignment - 1) / alignment * alignment; }
@@ -51,16 +51,11 @@ struct record {
   bool running = false;      // its handler has not returned
 };
 
+// One destination's buffer being filled: the lane reserve()'s inline path sees (fast_path.hpp),
+// the memory, and whether it must go at the next progress.
 struct outgoing {
-  buffer data;
-  std::size_t used = 0;
+  buffer owned;
   bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
-  // The last header written (valid while used > 0): what it says and where its count is.
-  std::uint64_t last_handler = 0;
-  std::uint32_t last_bytes = 0;
-  std::uint32_t last_token = 0;
-  std::uint32_t last_count = 0;
-  std::size_t count_at = 0;
 };
 
 struct receive {
@@ -91,10 +86,12 @@ struct engine {
   std::size_t budget = 0;
   std::size_t buffers_allowed = 0;
   std::size_t buffers_held = 0;
-  std::vector<outgoing> out;  // by destination
+  std::vector<outgoing> out;           // by destination
+  std::vector<fast_path::lane> lanes;  // by destination: what is written where
   std::vector<buffer> spare;
   std::vector<MPI_Request> in_flight;
   std::vector<buffer> in_flight_data;
+  std::vector<int> completed;  // MPI_Testsome's answer, kept to avoid an allocation per poll
   std::vector<receive> receives;
   std::deque<std::size_t> posted;  // receives in the order MPI matches them
   std::vector<std::vector<ack_run>> acks_out;  // by destination
@@ -141,21 +138,22 @@ void post(engine& e, std::size_t slot) {
 
 void send_buffer(engine& e, std::size_t destination) {
   outgoing& o = e.out[destination];
-  if (o.used == 0) return;
+  fast_path::lane& l = e.lanes[destination];
+  if (l.used == 0) return;
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Isend(o.data.get(), static_cast<int>(o.used), MPI_BYTE, static_cast<int>(destination),
-                  tag, e.comm, &request),
+  check(MPI_Isend(l.data, static_cast<int>(l.used), MPI_BYTE, static_cast<int>(destination), tag, e.comm, &request),
         "MPI_Isend");
   e.in_flight.push_back(request);
-  e.in_flight_data.push_back(std::move(o.data));
-  o.used = 0;
+  e.in_flight_data.push_back(std::move(o.owned));
+  l = fast_path::lane{};
   o.urgent = false;
 }
 
 // Completed sends give their buffers back.
 bool recycle_sends(engine& e) {
   if (e.in_flight.empty()) return false;
-  std::vector<int> done(e.in_flight.size());
+  std::vector<int>& done = e.completed;
+  done.resize(e.in_flight.size());
   int count = 0;
   check(MPI_Testsome(static_cast<int>(e.in_flight.size()), e.in_flight.data(), &count, done.data(),
                      MPI_STATUSES_IGNORE),
@@ -186,49 +184,52 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
   if (destination >= e.size) throw_out_of_range("image", destination, e.size);
   {
     // The same kind of message as the last one: it joins that header's run.
-    outgoing& o = e.out[destination];
-    if (o.used > 0 && o.last_handler == name && o.last_bytes == bytes && o.last_token == token &&
-        o.last_count < UINT32_MAX && o.used + size <= e.buffer_bytes) {
-      ++o.last_count;
-      std::memcpy(o.data.get() + o.count_at, &o.last_count, sizeof o.last_count);
-      std::byte* payload = o.data.get() + o.used;
-      o.used += size;
-      if (token != root_token) o.urgent = true;
-      return {payload, bytes};
+    fast_path::lane& l = e.lanes[destination];
+    if (l.used > 0 && l.last_handler == name && l.last_bytes == bytes && l.last_token == token &&
+        l.last_count < UINT32_MAX && l.used + size <= l.room) {
+      if (token != root_token) e.out[destination].urgent = true;
+      return fast_path::join_run(l, size, bytes);
     }
   }
-  if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
+  if (e.lanes[destination].used + need > e.buffer_bytes) {
+    send_buffer(e, destination);
+    // A full buffer is the moment to serve others too: arrivals are handled as a stream flows,
+    // not all at its end (inside a handler, only when waiting for room).
+    if (!e.current.active) progress();
+  }
   // Taking a buffer may make progress, whose handlers may write to this destination: look again.
-  while (!e.out[destination].data) {
+  while (e.lanes[destination].data == nullptr) {
     buffer b = take_buffer(e);
-    if (!e.out[destination].data) {
-      e.out[destination].data = std::move(b);
+    if (e.lanes[destination].data == nullptr) {
+      e.lanes[destination].data = b.get();
+      e.lanes[destination].room = e.buffer_bytes;
+      e.out[destination].owned = std::move(b);
     } else {
       e.spare.push_back(std::move(b));
     }
-    if (e.out[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
+    if (e.lanes[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
   }
-  outgoing& o = e.out[destination];
+  fast_path::lane& l = e.lanes[destination];
   const header h{name, static_cast<std::uint32_t>(bytes), token, 1, 0};
-  std::memcpy(o.data.get() + o.used, &h, sizeof h);
-  o.last_handler = name;
-  o.last_bytes = h.bytes;
-  o.last_token = token;
-  o.last_count = 1;
-  o.count_at = o.used + offsetof(header, count);
-  std::byte* payload = o.data.get() + o.used + sizeof h;
-  o.used += need;
-  if (token != root_token) o.urgent = true;
+  std::memcpy(l.data + l.used, &h, sizeof h);
+  l.last_handler = name;
+  l.last_bytes = h.bytes;
+  l.last_token = token;
+  l.last_count = 1;
+  l.count_at = l.data + l.used + offsetof(header, count);
+  std::byte* payload = l.data + l.used + sizeof h;
+  l.used += need;
+  if (token != root_token) e.out[destination].urgent = true;
   return {payload, bytes};
 }
 
-void acknowledge(engine& e, std::size_t source, std::uint32_t token) {
+void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {
   auto& list = e.acks_out[source];
   if (list.empty()) e.acks_waiting.push_back(source);
-  if (!list.empty() && list.back().token == token && list.back().count < UINT32_MAX) {
-    ++list.back().count;
+  if (!list.empty() && list.back().token == token && list.back().count <= UINT32_MAX - count) {
+    list.back().count += count;
   } else {
-    list.push_back({token, 1});
+    list.push_back({token, count});
   }
 }
 
@@ -286,31 +287,39 @@ handler find_handler(engine& e, std::uint64_t name) {
   std::abort();
 }
 
-// Runs one message's handler with its context, and acknowledges it once it is done.
-void handle_message(engine& e, handler run, std::size_t source, std::uint32_t token,
-                    std::span<const std::byte> payload) {
-  if (token == no_ack) {
-    run(source, payload);
+// Runs the handler of each of `count` messages of one run; their context says whom each is
+// acknowledged to. Those whose handlers sent nothing are acknowledged together at the end;
+// the others once what they sent is.
+void handle_run(engine& e, handler run, std::size_t source, const header& h, const std::byte* at) {
+  const std::size_t size = padded(h.bytes);
+  if (h.token == no_ack) {
+    for (std::uint32_t k = 0; k < h.count; ++k, at += size) run(source, std::span<const std::byte>(at, h.bytes));
     return;
   }
   const context outer = e.current;
-  e.current = context{true, source, token, no_ack};
-  try {
-    run(source, payload);
-  } catch (const std::exception& x) {
-    // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
-    end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
-  } catch (...) {
-    end_job("a message handler from image " + std::to_string(source) + " threw an exception");
+  fast_path::view.in_handler = true;
+  std::uint32_t done = 0;
+  for (std::uint32_t k = 0; k < h.count; ++k, at += size) {
+    e.current = context{true, source, h.token, no_ack};
+    try {
+      run(source, std::span<const std::byte>(at, h.bytes));
+    } catch (const std::exception& x) {
+      // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
+      end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
+    } catch (...) {
+      end_job("a message handler from image " + std::to_string(source) + " threw an exception");
+    }
+    const std::uint32_t index = e.current.record;
+    if (index == no_ack) {
+      ++done;  // it sent nothing: done
+      continue;
+    }
+    e.records[index].running = false;
+    if (e.records[index].children == 0) finish_record(e, index);
   }
-  const std::uint32_t index = e.current.record;
   e.current = outer;
-  if (index == no_ack) {
-    acknowledge(e, source, token);  // it sent nothing: done
-    return;
-  }
-  e.records[index].running = false;
-  if (e.records[index].children == 0) finish_record(e, index);
+  fast_path::view.in_handler = outer.active;
+  if (done > 0) acknowledge(e, source, h.token, done);
 }
 
 void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
@@ -318,11 +327,8 @@ void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::si
     header h{};
     std::memcpy(&h, data + at, sizeof h);
     at += sizeof h;
-    const handler run = find_handler(e, h.handler);
-    const std::size_t size = padded(h.bytes);
-    for (std::uint32_t k = 0; k < h.count; ++k, at += size) {
-      handle_message(e, run, source, h.token, std::span<const std::byte>(data + at, h.bytes));
-    }
+    handle_run(e, find_handler(e, h.handler), source, h, data + at);
+    at += h.count * padded(h.bytes);
   }
 }
 
@@ -372,7 +378,7 @@ std::uint32_t record_of_current(engine& e) {
 
 std::uint64_t name_of(handler h) { return portable_code_address(reinterpret_cast<const void*>(h)); }
 
-std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
+std::span<std::byte> reserve_slowly(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
   engine& e = the_engine("sending a message");
   if (!e.current.active) {
     auto room = reserve_with_token(e, destination, handler_name, bytes, root_token);
@@ -485,6 +491,7 @@ void start(MPI_Comm world) {
   e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
   e->budget = e->buffers_allowed * e->buffer_bytes;
   e->out.resize(e->size);
+  e->lanes.resize(e->size);
   e->acks_out.resize(e->size);
   e->ack_name = name_of(&on_ack);
   e->receives.resize(posted_receives);
@@ -494,6 +501,7 @@ void start(MPI_Comm world) {
     post(*e, k);
   }
   live = e.release();
+  fast_path::view = fast_path::state{live->lanes.data(), live->size, &live->outstanding, false};
 }
 
 void stop(bool unwinding) noexcept {
@@ -515,6 +523,7 @@ void stop(bool unwinding) noexcept {
     MPI_Waitall(static_cast<int>(e->in_flight.size()), e->in_flight.data(), MPI_STATUSES_IGNORE);
   }
   MPI_Comm_free(&e->comm);
+  fast_path::view = fast_path::state{};
   live = nullptr;
   delete e;
 }

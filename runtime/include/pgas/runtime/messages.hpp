@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace pgas::runtime::messages {
@@ -37,12 +38,61 @@ using handler = void (*)(std::size_t source, std::span<const std::byte> payload)
 /// A handler as every image names it (portable_code_address of the function). Local.
 [[nodiscard]] std::uint64_t name_of(handler h);
 
+namespace fast_path {
+/// One destination's buffer as the engine fills it: where it is, how much is written, and the
+/// header of the last run of messages (a message like the last joins its run). The engine owns
+/// it; reserve()'s inline path only appends to a run, everything else goes to the engine.
+struct lane {
+  std::byte* data = nullptr;  // null: no buffer yet
+  std::size_t used = 0;
+  std::size_t room = 0;
+  std::uint64_t last_handler = 0;
+  std::uint32_t last_bytes = 0;
+  std::uint32_t last_token = 0;
+  std::uint32_t last_count = 0;
+  std::byte* count_at = nullptr;  // the last run's count, in the buffer
+};
+struct state {
+  lane* lanes = nullptr;  // by world rank
+  std::size_t images = 0;
+  std::size_t* outstanding = nullptr;  // this image's messages not yet acknowledged
+  bool in_handler = false;
+};
+/// The engine's lanes while it runs (one engine per process).
+inline state view;
+/// Appends one message of `bytes` (taking `size`, its padded length) to the lane's last run.
+inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t bytes) noexcept {
+  ++l.last_count;
+  std::memcpy(l.count_at, &l.last_count, sizeof l.last_count);
+  std::byte* payload = l.data + l.used;
+  l.used += size;
+  return {payload, bytes};
+}
+}  // namespace fast_path
+
+/// reserve() when the message does not simply join its destination's last run.
+[[nodiscard]] std::span<std::byte> reserve_slowly(std::size_t destination, std::uint64_t handler_name,
+                                                  std::size_t bytes);
+
 /// Room for one message of `bytes` bytes to world rank `destination`, to be filled before the
 /// next engine call; its handler is the one named `handler_name`. May send full buffers and
 /// make progress (run arrived handlers) to stay within the budget. Throws usage_error for a
-/// message larger than max_message_bytes(). Local.
-[[nodiscard]] std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name,
-                                           std::size_t bytes);
+/// message larger than max_message_bytes(). Local. Inline where a stream of like messages from
+/// user code only appends: that is most calls of a stream, at the cost of a few compares.
+[[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name,
+                                                  std::size_t bytes) {
+  fast_path::state& v = fast_path::view;
+  if (destination < v.images && !v.in_handler) {
+    fast_path::lane& l = v.lanes[destination];
+    const std::size_t size = (bytes + 7) / 8 * 8;
+    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes && l.last_token == 0 &&
+        l.last_count < UINT32_MAX && l.used + size <= l.room) {
+      ++*v.outstanding;
+      return fast_path::join_run(l, size, bytes);
+    }
+  }
+  return reserve_slowly(destination, handler_name, bytes);
+}
 /// As reserve(), for a reply to the message whose handler is running, to its sender: a reply is
 /// not acknowledged (the acknowledgement of the message it answers follows it on the same
 /// ordered channel, so whoever waits for that one has the reply first), and goes out at the end
