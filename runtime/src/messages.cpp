@@ -51,8 +51,8 @@ struct record {
   bool running = false;      // its handler has not returned
 };
 
-// One destination's buffer being filled: the lane reserve()'s inline path sees (fast_path.hpp),
-// the memory, and whether it must go at the next progress.
+// One destination's buffer being filled: its memory, and whether it must go at the next
+// progress (what is written where is its fast_path::lane, which reserve()'s inline path sees).
 struct outgoing {
   buffer owned;
   bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
