@@ -66,8 +66,9 @@ inline void sync_images(all_images_t) {
   runtime::sync_images(others);
 }
 
-/// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY). Other images see
-/// them once they synchronise with this one.
+/// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY), and waits until
+/// every remote call it sent (rpc_ff) has run, which needs their targets to make progress.
+/// Other images see the writes once they synchronise with this one.
 inline void sync_memory() { runtime::sync_memory(); }
 
 }  // namespace pgas

@@ -11,7 +11,8 @@ namespace pgas::runtime {
 /// process of comm to do the same, then makes their writes visible to local loads.
 void sync_all(MPI_Comm comm);
 
-/// Local: completes this process's operations on every window and syncs window memory.
+/// Local: completes this process's operations on every window and syncs window memory, and
+/// waits until every message it sent has been handled (messages::quiesce).
 void sync_memory();
 
 /// Completes this process's operations, then waits until each image in `images` (world ranks)
