@@ -3,8 +3,8 @@
 // and that its own image waits on: point-to-point signalling without a barrier.
 
 #include <pgas/coarray.hpp>
-#include <pgas/detail/spin_until.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -37,7 +37,7 @@ class event {
   void wait(std::int64_t n = 1) {
     if (n < 1) throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " + std::to_string(n));
     global_ref<std::int64_t> count = counts_(counts_.team().rank());
-    detail::spin_until([&] { return count.atomic_load() >= n; });
+    runtime::messages::progress_until([&] { return count.atomic_load() >= n; });
     (void)count.fetch_add(-n);
     // The posters' writes completed before their posts; this orders this image's later loads.
     runtime::sync_all_window_memory();

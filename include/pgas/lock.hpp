@@ -5,8 +5,8 @@
 // lock passes in the order images asked for it.
 
 #include <pgas/array.hpp>
-#include <pgas/detail/spin_until.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -39,7 +39,7 @@ class lock_type {
       // Queue behind the image that asked last, then wait for it to hand the lock on.
       cells_[next(image_of(before), img)].atomic_store(tag(me));
       global_ref<std::int64_t> flag = cells_[waiting(me, img)];
-      detail::spin_until([&] { return flag.atomic_load() == 0; });
+      runtime::messages::progress_until([&] { return flag.atomic_load() == 0; });
     }
     held_[img] = true;
     runtime::sync_all_window_memory();  // the previous holder's writes are complete: see them
@@ -75,7 +75,7 @@ class lock_type {
         return;  // nobody was waiting
       }
       // Someone has swapped itself in but not yet linked itself behind us.
-      detail::spin_until([&] { return (after = successor.atomic_load()) != 0; });
+      runtime::messages::progress_until([&] { return (after = successor.atomic_load()) != 0; });
     }
     cells_[waiting(image_of(after), img)].atomic_store(0);
     held_[img] = false;

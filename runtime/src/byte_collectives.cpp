@@ -1,7 +1,7 @@
-#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <cstdint>
 
@@ -30,7 +30,7 @@ std::optional<std::string> first_failure(const std::optional<std::string>& mine,
   const int p = size_of(comm);
   const int candidate = mine ? rank_in(comm) : p;
   int first = p;
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm, request_); }, "MPI_Iallreduce");
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &candidate, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == p) return std::nullopt;
   byte_buffer text;
   if (mine && first == candidate) {
@@ -43,9 +43,9 @@ std::optional<std::string> first_failure(const std::optional<std::string>& mine,
 
 void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm) {
   std::uint64_t n = bytes.size();
-  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(&n, 1, MPI_UINT64_T, root, comm, request_); }, "MPI_Ibcast");
+  messages::collective("MPI_Ibcast", MPI_Ibcast, &n, 1, MPI_UINT64_T, root, comm);
   bytes.resize(static_cast<std::size_t>(n));
-  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm, request_); }, "MPI_Ibcast");
+  messages::collective("MPI_Ibcast", MPI_Ibcast, bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm);
 }
 
 std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_Comm comm) {
@@ -53,7 +53,7 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
   const bool at_root = rank_in(comm) == root;
   const int my_count = to_count(mine.size());
   std::vector<int> counts(at_root ? static_cast<std::size_t>(p) : 0);
-  messages::collective([&](MPI_Request* request_) { return MPI_Igather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm, request_); }, "MPI_Igather");
+  messages::collective("MPI_Igather", MPI_Igather, &my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm);
   std::vector<int> offsets(counts.size());
   std::size_t total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -61,8 +61,7 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
     total += static_cast<std::size_t>(counts[r]);
   }
   byte_buffer all(total);
-  messages::collective([&](MPI_Request* request_) { return MPI_Igatherv(mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-                    root, comm, request_); }, "MPI_Igatherv");
+  messages::collective("MPI_Igatherv", MPI_Igatherv, mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root, comm);
   std::vector<byte_buffer> out(counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r) {
     const auto first = all.begin() + offsets[r];

@@ -1,5 +1,5 @@
-#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <algorithm>
 
@@ -13,7 +13,7 @@ bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
     both[2 * k + 1] = -values[k];
   }
   std::vector<long long> out(both.size());
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(both.data(), out.data(), to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm, request_); }, "MPI_Iallreduce");
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, both.data(), out.data(), to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm);
   for (std::size_t k = 0; k < values.size(); ++k) {
     if (out[2 * k] != -out[2 * k + 1]) return false;
   }
@@ -29,7 +29,7 @@ std::vector<std::size_t> balanced_grid(std::size_t images, std::size_t dims) {
 bool everyone(bool ok, MPI_Comm comm) {
   const int mine = ok ? 1 : 0;
   int all = 0;
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, request_); }, "MPI_Iallreduce");
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &mine, &all, 1, MPI_INT, MPI_MIN, comm);
   return all == 1;
 }
 
@@ -38,12 +38,12 @@ std::vector<std::byte> allgather_bytes(const void* data, std::size_t bytes, MPI_
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   std::vector<std::byte> out(bytes * static_cast<std::size_t>(size));
   const int count = to_count(bytes);
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(data, count, MPI_BYTE, out.data(), count, MPI_BYTE, comm, request_); }, "MPI_Iallgather");
+  messages::collective("MPI_Iallgather", MPI_Iallgather, data, count, MPI_BYTE, out.data(), count, MPI_BYTE, comm);
   return out;
 }
 
 void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm) {
-  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(data, to_count(bytes), MPI_BYTE, root, comm, request_); }, "MPI_Ibcast");
+  messages::collective("MPI_Ibcast", MPI_Ibcast, data, to_count(bytes), MPI_BYTE, root, comm);
 }
 
 }  // namespace pgas::runtime

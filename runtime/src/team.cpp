@@ -1,11 +1,10 @@
 #include <pgas/runtime/team.hpp>
 
-#include <pgas/runtime/messages.hpp>
-
 #include "window_pool.hpp"
 
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 
 #include <cstdio>
@@ -96,7 +95,7 @@ team team::shared_memory() {
                  "MPI_Comm_split_type");
   auto comm = owned(out);
   int first = static_cast<int>(world.rank());
-  runtime::messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm, request_); }, "MPI_Iallreduce");
+  runtime::messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm);
   return team{std::move(comm), first, std::make_shared<const team>(world)};
 }
 

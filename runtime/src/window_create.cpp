@@ -1,6 +1,5 @@
 // Window creation in the four flavors, and what every new window gets: its error handler, its
 // peers' exposure, its passive epoch.
-#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_alignment.hpp"
@@ -8,6 +7,7 @@
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
 #include <sys/sysinfo.h>
@@ -37,7 +37,7 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     // instead of corrupting a peer's memory (MPI does not check it).
     const long long mine[2] = {static_cast<long long>(bytes), disp_unit};
     std::vector<long long> all(2 * static_cast<std::size_t>(s->ranks));
-    messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm, request_); }, "MPI_Iallgather");
+    messages::collective("MPI_Iallgather", MPI_Iallgather, mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm);
     for (int r = 0; r < s->ranks; ++r) {
       s->sizes.push_back(static_cast<std::size_t>(all[2 * static_cast<std::size_t>(r)]));
       s->disp_units.push_back(static_cast<int>(all[2 * static_cast<std::size_t>(r) + 1]));

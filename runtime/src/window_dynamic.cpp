@@ -1,10 +1,10 @@
 // Dynamic windows: attaching and detaching regions, and publishing their addresses.
-#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <algorithm>
 #include <string>
@@ -43,7 +43,7 @@ std::vector<MPI_Aint> window::publish(const void* local) const {
   MPI_Aint mine = 0;
   check(MPI_Get_address(local, &mine), "MPI_Get_address");
   std::vector<MPI_Aint> all(static_cast<std::size_t>(s.ranks));
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(&mine, 1, MPI_AINT, all.data(), 1, MPI_AINT, s.comm, request_); }, "MPI_Iallgather");
+  messages::collective("MPI_Iallgather", MPI_Iallgather, &mine, 1, MPI_AINT, all.data(), 1, MPI_AINT, s.comm);
   return all;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // The few collectives the containers need: agreement checks, reductions, gathers, broadcasts.
 
-#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/request.hpp>
 #include <pgas/runtime/rma.hpp>
 
@@ -37,7 +37,7 @@ void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm);
 template <accumulable T>
 [[nodiscard]] T allreduce(const T& value, reduce_op op, MPI_Comm comm) {
   T out{};
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm, request_); }, "MPI_Iallreduce");
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &value, &out, 1, layout_of<T>().type, to_mpi(op), comm);
   return out;
 }
 
@@ -49,15 +49,15 @@ void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm)
   const MPI_Datatype type = layout_of<T>().type;
   const int count = to_count(values.size());
   if (root < 0) {
-    messages::collective([&](MPI_Request* request_) { return MPI_Iallreduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm, request_); }, "MPI_Iallreduce");
+    messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm);
     return;
   }
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   if (rank == root) {
-    messages::collective([&](MPI_Request* request_) { return MPI_Ireduce(MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm, request_); }, "MPI_Ireduce");
+    messages::collective("MPI_Ireduce", MPI_Ireduce, MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm);
   } else {
-    messages::collective([&](MPI_Request* request_) { return MPI_Ireduce(values.data(), nullptr, count, type, to_mpi(op), root, comm, request_); }, "MPI_Ireduce");
+    messages::collective("MPI_Ireduce", MPI_Ireduce, values.data(), nullptr, count, type, to_mpi(op), root, comm);
   }
 }
 
@@ -77,7 +77,7 @@ template <accumulable T>
 template <transferable T>
 void broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
-  messages::collective([&](MPI_Request* request_) { return MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm, request_); }, "MPI_Ibcast");
+  messages::collective("MPI_Ibcast", MPI_Ibcast, values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm);
 }
 template <transferable T>
 [[nodiscard]] request start_broadcast(std::span<T> values, int root, MPI_Comm comm) {
@@ -94,7 +94,7 @@ template <transferable T>
 template <accumulable T>
 [[nodiscard]] T exclusive_prefix(const T& value, reduce_op op, const T& identity, MPI_Comm comm) {
   T out = identity;
-  messages::collective([&](MPI_Request* request_) { return MPI_Iexscan(&value, &out, 1, layout_of<T>().type, to_mpi(op), comm, request_); }, "MPI_Iexscan");
+  messages::collective("MPI_Iexscan", MPI_Iexscan, &value, &out, 1, layout_of<T>().type, to_mpi(op), comm);
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   return rank == 0 ? identity : out;
@@ -124,15 +124,14 @@ template <transferable T>
     send_displs[t] = to_count(offset * per);
     offset += counts[t];
   }
-  messages::collective([&](MPI_Request* request_) { return MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm, request_); }, "MPI_Ialltoall");
+  messages::collective("MPI_Ialltoall", MPI_Ialltoall, send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     recv_displs[t] = to_count(total);
     total += static_cast<std::size_t>(recv_counts[t]);
   }
   std::vector<T> out(total / per);
-  messages::collective([&](MPI_Request* request_) { return MPI_Ialltoallv(send.data(), send_counts.data(), send_displs.data(), l.type, out.data(),
-                      recv_counts.data(), recv_displs.data(), l.type, comm, request_); }, "MPI_Ialltoallv");
+  messages::collective("MPI_Ialltoallv", MPI_Ialltoallv, send.data(), send_counts.data(), send_displs.data(), l.type, out.data(), recv_counts.data(), recv_displs.data(), l.type, comm);
   if (received_counts != nullptr) {
     received_counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
@@ -153,15 +152,14 @@ template <transferable T>
   const element_layout l = layout_of<T>();
   const int my_count = to_count(mine.size() * static_cast<std::size_t>(l.per_element));
   std::vector<int> all_counts(p), displs(p);
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallgather(&my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm, request_); }, "MPI_Iallgather");
+  messages::collective("MPI_Iallgather", MPI_Iallgather, &my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     displs[t] = to_count(total);
     total += static_cast<std::size_t>(all_counts[t]);
   }
   std::vector<T> out(total / static_cast<std::size_t>(l.per_element));
-  messages::collective([&](MPI_Request* request_) { return MPI_Iallgatherv(mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(),
-                       l.type, comm, request_); }, "MPI_Iallgatherv");
+  messages::collective("MPI_Iallgatherv", MPI_Iallgatherv, mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(), l.type, comm);
   if (counts != nullptr) {
     counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
@@ -181,8 +179,7 @@ namespace pgas::runtime {
 template <accumulable T>
 void reduce_scatter(std::span<const T> send, std::span<T> into, std::span<const int> counts,
                     reduce_op op, MPI_Comm comm) {
-  messages::collective([&](MPI_Request* request_) { return MPI_Ireduce_scatter(send.data(), into.data(), counts.data(), layout_of<T>().type, to_mpi(op),
-                           comm, request_); }, "MPI_Ireduce_scatter");
+  messages::collective("MPI_Ireduce_scatter", MPI_Ireduce_scatter, send.data(), into.data(), counts.data(), layout_of<T>().type, to_mpi(op), comm);
 }
 
 }  // namespace pgas::runtime

@@ -99,8 +99,6 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 /// of this progress. Local.
 [[nodiscard]] std::span<std::byte> reserve_reply(std::size_t destination, std::uint64_t handler_name,
                                                  std::size_t bytes);
-/// Queues a copy of `payload` for `destination`, as reserve() does. Local.
-void send(std::size_t destination, std::uint64_t handler_name, std::span<const std::byte> payload);
 
 /// Sends every buffer that holds a message now, without waiting. Local.
 void flush();
@@ -118,33 +116,36 @@ void quiesce();
 void quiescent_barrier(MPI_Comm comm);
 /// Collective over comm: a barrier that keeps making progress while it waits.
 void barrier(MPI_Comm comm);
-/// Makes progress until `done()` is true, giving the core away between polls when images
-/// outnumber cores. Local.
+/// Makes progress until `done()` is true: what every pgas wait does, so a waiting image serves
+/// others (an event or a lock polled in memory, a future, a collective). Local.
 template <class Done>
 void progress_until(Done done);
 
 /// Completes a request, making progress while it waits. Local.
 void wait(MPI_Request& request, const char* call);
-/// Runs a collective to completion as its non-blocking form, issued by start(&request) (an
-/// MPI_I... call named `call`), making progress while it waits: an image waiting in a
-/// collective serves the calls of images that have not reached it yet.
-template <class Start>
-void collective(Start start, const char* call) {
+/// Runs a collective to completion as its non-blocking form `start` (an MPI_I... function,
+/// named `call`) called with `args` and the request, making progress while it waits: an image
+/// waiting in a collective serves the calls of images that have not reached it yet.
+template <class Start, class... Args>
+void collective(const char* call, Start start, Args... args) {
   MPI_Request request = MPI_REQUEST_NULL;
-  check(start(&request), call);
+  check(start(args..., &request), call);
   wait(request, call);
 }
 
 /// Largest payload one message can carry. Local.
 [[nodiscard]] std::size_t max_message_bytes() noexcept;
+/// Bytes of each buffer the engine sends or receives (a message's header included). Local.
+[[nodiscard]] std::size_t buffer_bytes() noexcept;
 /// The budget this image keeps to, and the bytes it holds for buffers now. Local.
 [[nodiscard]] std::size_t budget_bytes() noexcept;
 [[nodiscard]] std::size_t bytes_in_use() noexcept;
-/// True while a handler runs on this image. Local.
-[[nodiscard]] bool in_handler() noexcept;
 
-/// Gives the core away if images outnumber cores; nothing otherwise. Local.
-void idle() noexcept;
+/// Between two polls that found nothing, the `polls`-th: with a core of its own an image tells
+/// the processor it spins (the polled cache line is left to the image about to write it); when
+/// images outnumber cores it gives the core away after a few quick polls, since a busy poll
+/// would keep the very image it waits for off the core. Local.
+void idle(unsigned polls) noexcept;
 
 /// Collective over world: sets the engine up on a communicator of its own (the environment
 /// calls it when it starts), and tears it down (when it ends; after a last quiescent barrier
@@ -154,8 +155,8 @@ void stop(bool unwinding) noexcept;
 
 template <class Done>
 void progress_until(Done done) {
-  while (!done()) {
-    if (!progress()) idle();
+  for (unsigned polls = 0; !done(); ++polls) {
+    if (!progress()) idle(polls);
   }
 }
 
