@@ -3,9 +3,8 @@
 //   a value) to pseudo-random images, each adding the value into a counter table where it
 //   runs; done at a sync point. The hand-written version packs the same 16 bytes per call into
 //   per-destination buffers of the engine's buffer size, sends each full buffer with
-//   MPI_Isend (as many in flight as the engine's budget holds), receives into posted MPI_Irecv
-//   buffers and applies what arrives while it sends, and ends by counting (an all-to-all of
-//   how many buffers each image sent to each).
+//   MPI_Isend, receives into posted MPI_Irecv buffers and applies what arrives while it sends,
+//   and ends by counting (an all-to-all of how many buffers each image sent to each).
 // - rpc_round_trip: image 0 calls image 1 and waits for the result, --round-trips times,
 //   beside an MPI_Send/MPI_Recv ping-pong of the same 16 bytes.
 // Every variant verifies: each image's table sum equals the sum of the values every image sent
@@ -14,7 +13,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <numeric>
@@ -74,16 +72,12 @@ void pgas_stream(std::size_t messages) {
   pgas::sync_all();
 }
 
-// The hand-written aggregated stream, within the engine's budget: a buffer being filled per
-// destination, four posted receives, and as many sends in flight as the rest of the budget
-// holds (completed ones recycled as they finish).
+// The hand-written aggregated stream.
 class mpi_stream {
  public:
-  mpi_stream(std::size_t buffer_bytes, std::size_t budget_bytes)
-      : p_{pgas::num_images()}, per_buffer_{buffer_bytes / (2 * sizeof(std::uint64_t))}, out_(p_), sent_(p_, 0),
-        receives_(4) {
-    const std::size_t buffers = budget_bytes / buffer_bytes;
-    most_in_flight_ = std::max(p_, buffers > p_ + receives_.size() ? buffers - p_ - receives_.size() : 0);
+  explicit mpi_stream(std::size_t buffer_bytes)
+      : p_{pgas::num_images()}, per_buffer_{buffer_bytes / (2 * sizeof(std::uint64_t))}, out_(p_),
+        flying_(p_), in_flight_(p_, MPI_REQUEST_NULL), sent_(p_, 0), receives_(4) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     for (auto& b : out_) b.reserve(2 * per_buffer_);
     for (auto& r : receives_) r.data.resize(2 * per_buffer_);
@@ -117,8 +111,7 @@ class mpi_stream {
     }
     const long expected = std::accumulate(coming.begin(), coming.end(), 0L);
     while (received_ < expected) receive_what_came();
-    MPI_Waitall(static_cast<int>(in_flight_.size()), in_flight_.data(), MPI_STATUSES_IGNORE);
-    recycle();
+    complete_sends();
     for (auto& r : receives_) {
       MPI_Cancel(&r.request);
       MPI_Wait(&r.request, MPI_STATUS_IGNORE);
@@ -139,42 +132,21 @@ class mpi_stream {
   void send(std::size_t d) {
     auto& b = out_[d];
     if (b.empty()) return;
-    while (in_flight_.size() >= most_in_flight_) {
-      receive_what_came();
-      recycle();
+    // At most one send in flight per destination (the engine's budget: a buffer being filled
+    // and one on its way per destination).
+    int done = 0;
+    while (done == 0) {
+      MPI_Test(&in_flight_[d], &done, MPI_STATUS_IGNORE);
+      if (done == 0) receive_what_came();
     }
-    std::vector<std::uint64_t> next;
-    if (!spare_.empty()) {
-      next = std::move(spare_.back());
-      spare_.pop_back();
-    }
-    next.clear();
-    next.reserve(2 * per_buffer_);
-    flying_.push_back(std::move(b));
-    b = std::move(next);
-    in_flight_.push_back(MPI_REQUEST_NULL);
-    MPI_Isend(flying_.back().data(), static_cast<int>(flying_.back().size()), MPI_UINT64_T, static_cast<int>(d), 0,
-              comm_, &in_flight_.back());
+    flying_[d].swap(b);
+    b.clear();
+    MPI_Isend(flying_[d].data(), static_cast<int>(flying_[d].size()), MPI_UINT64_T, static_cast<int>(d), 0, comm_,
+              &in_flight_[d]);
     ++sent_[d];
   }
-  // Completed sends give their buffers back.
-  void recycle() {
-    int count = 0;
-    done_.resize(in_flight_.size());
-    MPI_Testsome(static_cast<int>(in_flight_.size()), in_flight_.data(), &count, done_.data(), MPI_STATUSES_IGNORE);
-    if (count <= 0) return;
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < in_flight_.size(); ++k) {
-      if (in_flight_[k] == MPI_REQUEST_NULL) {
-        spare_.push_back(std::move(flying_[k]));
-        continue;
-      }
-      in_flight_[kept] = in_flight_[k];
-      flying_[kept] = std::move(flying_[k]);
-      ++kept;
-    }
-    in_flight_.resize(kept);
-    flying_.resize(kept);
+  void complete_sends() {
+    MPI_Waitall(static_cast<int>(in_flight_.size()), in_flight_.data(), MPI_STATUSES_IGNORE);
   }
   void receive_what_came() {
     for (;;) {
@@ -195,12 +167,9 @@ class mpi_stream {
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::size_t p_;
   std::size_t per_buffer_;
-  std::size_t most_in_flight_ = 1;
   std::vector<std::vector<std::uint64_t>> out_;
   std::vector<std::vector<std::uint64_t>> flying_;
-  std::vector<std::vector<std::uint64_t>> spare_;
   std::vector<MPI_Request> in_flight_;
-  std::vector<int> done_;
   std::vector<long> sent_;
   std::vector<receive> receives_;
   std::deque<std::size_t> posted_;
@@ -225,8 +194,8 @@ int main(int argc, char** argv) {
 
   bench::progress("rpc_ff stream");
   const std::uint64_t expected = expected_sum_here(messages);
-  // The engine's buffers and budget are the hand-written version's.
-  mpi_stream hand(pgas::runtime::messages::buffer_bytes(), pgas::runtime::messages::budget_bytes());
+  // The engine's buffer size is the hand-written version's.
+  mpi_stream hand(pgas::runtime::messages::buffer_bytes());
   bool pgas_ok = true;
   bool mpi_ok = true;
   const auto stream_times = bench::interleaved_medians(
