@@ -8,6 +8,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/names.hpp>
 #include <pgas/runtime/team.hpp>
 
 #include <cstddef>
@@ -26,20 +27,16 @@ class dist_object;
 
 namespace detail {
 
-// This image's dist_objects by the number every image of their team gave them, with their
-// type (std::type_info's hash, the same in every image of one program).
+// This image's dist_objects by the name every image of their team gave them
+// (runtime/names.hpp), with their type (std::type_info's hash, the same in every image of one
+// program).
 struct dist_registry {
   struct entry {
     void* object;
     std::size_t type;
   };
   std::unordered_map<std::uint64_t, entry> objects;
-  std::uint64_t next = 0;  // the smallest count this image has not used
 };
-// A number's high bits are the world rank of the team's first image, its low bits a count:
-// teams with different first images never share a number, and every team with the same first
-// image counts on that image, which takes part in each.
-inline constexpr unsigned dist_count_bits = 40;
 inline dist_registry& dist_objects() {
   static dist_registry r;
   return r;
@@ -59,11 +56,7 @@ class dist_object {
   explicit dist_object(T value) : dist_object(current_team(), std::move(value)) {}
   dist_object(const pgas::team& t, T value) : team_(t), value_(std::move(value)) {
     auto& registry = detail::dist_objects();
-    // Every image of the team takes the largest count any of them has not used: one agreed
-    // name, unused on every member (see dist_count_bits).
-    const std::uint64_t count = runtime::allreduce(registry.next, runtime::reduce_op::max, t.native());
-    registry.next = count + 1;
-    id_ = (static_cast<std::uint64_t>(t.world_rank(0)) << detail::dist_count_bits) | count;
+    id_ = runtime::agree_on_new_name(t.native());
     registry.objects.emplace(id_, detail::dist_registry::entry{this, typeid(T).hash_code()});
     // Nobody may name it before every member has it.
     runtime::messages::barrier(t.native());

@@ -450,6 +450,7 @@ void wait(MPI_Request& request, const char* call) {
   }
 }
 
+bool running() noexcept { return live != nullptr; }
 std::size_t max_message_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes - sizeof(header); }
 std::size_t budget_bytes() noexcept { return live == nullptr ? 0 : live->budget; }
 std::size_t bytes_in_use() noexcept { return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes; }

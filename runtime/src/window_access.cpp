@@ -6,6 +6,7 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <string>
 
@@ -43,7 +44,11 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
                                ? disp
                                : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
     const MPI_Aint end = begin + static_cast<MPI_Aint>(bytes);
-    if (s.pending.written(target).must_wait(begin, end, kind)) flush(target);
+    // A batch applied by its owner is ordered with nothing MPI carries: wait for it.
+    if (s.pending.written(target).must_wait(begin, end, kind) ||
+        (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
+      flush(target);
+    }
     s.pending.written(target).record(begin, end, kind);
   }
   s.pending.mark(target);
@@ -85,6 +90,43 @@ bool window::begin_in_place_updates() {
 }
 
 void window::note_write(int target) { state().pending.mark(target); }
+
+void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  require_passive("an update applied by its owner");
+  check_exposure(s, target, disp, bytes);
+  if (s.pending.at(target)) flush(target);
+  const MPI_Aint begin = s.flavor == window_flavor::dynamic
+                             ? disp
+                             : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
+  s.pending.written(target).record(begin, begin + static_cast<MPI_Aint>(bytes), write_kind::accumulate);
+  s.pending.mark(target);
+  if (s.at_owner.empty()) s.at_owner.assign(static_cast<std::size_t>(s.ranks), 0);
+  ++s.at_owner[static_cast<std::size_t>(target)];
+  ++s.at_owner_total;
+}
+
+void window::owner_applied(int target) {
+  window_state& s = state();
+  require_rank(s, target);
+  auto& count = s.at_owner[static_cast<std::size_t>(target)];
+  if (count == 0) throw usage_error("a window was told of an update its owner applied that it never sent");
+  --count;
+  --s.at_owner_total;
+}
+
+// The batches may still sit in the engine's buffers: they go out first.
+void await_owners(window_state& s, int target) {
+  if (s.at_owner_total == 0 || s.at_owner[static_cast<std::size_t>(target)] == 0) return;
+  messages::flush(static_cast<std::size_t>(s.handle->world_rank_of(target)));
+  messages::progress_until([&] { return s.at_owner[static_cast<std::size_t>(target)] == 0; });
+}
+
+void await_owners(window_state& s) {
+  if (s.at_owner_total == 0) return;
+  messages::flush();
+  messages::progress_until([&] { return s.at_owner_total == 0; });
+}
 
 void* window::staging_slot(std::size_t bytes) {
   window_state& s = state();

@@ -4,10 +4,12 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/group.hpp>
 
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace pgas::runtime {
 
@@ -106,6 +108,25 @@ window::shared_segment window::shared_query(int target) const {
 std::vector<void*> window::mapped_bases() const {
   const window_state& s = state();
   return {s.mapped.begin(), s.mapped.end()};
+}
+
+int window::world_rank_of(int target) const {
+  window_state& s = state();
+  require_rank(s, target);
+  if (s.world_ranks.empty()) {
+    MPI_Group mine = MPI_GROUP_NULL;
+    MPI_Group world = MPI_GROUP_NULL;
+    check(MPI_Comm_group(s.comm, &mine), "MPI_Comm_group");
+    const group owned_mine{mine};
+    check(MPI_Comm_group(MPI_COMM_WORLD, &world), "MPI_Comm_group");
+    const group owned_world{world};
+    std::vector<int> ranks(static_cast<std::size_t>(s.ranks));
+    for (int r = 0; r < s.ranks; ++r) ranks[static_cast<std::size_t>(r)] = r;
+    s.world_ranks.resize(ranks.size());
+    check(MPI_Group_translate_ranks(mine, s.ranks, ranks.data(), world, s.world_ranks.data()),
+          "MPI_Group_translate_ranks");
+  }
+  return s.world_ranks[static_cast<std::size_t>(target)];
 }
 
 }  // namespace pgas::runtime

@@ -26,6 +26,7 @@ void complete_all_windows() {
     } else if (!targets.empty()) {
       check(MPI_Win_flush_all(s->win), "MPI_Win_flush_all");
     }
+    await_owners(*s);
     s->completed();
     check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }

@@ -7,6 +7,7 @@
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/names.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
@@ -43,6 +44,7 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
       s->disp_units.push_back(static_cast<int>(all[2 * static_cast<std::size_t>(r) + 1]));
     }
   }
+  s->name = agree_on_new_name(s->comm);
   window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
   if (flavor == window_flavor::shared) {
     // Asked once: every load, store and in-place update of a peer's memory needs it.

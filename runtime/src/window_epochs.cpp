@@ -15,6 +15,7 @@ void window::flush(int target) {
   require_passive("flush");
   require_rank(s, target);
   check(MPI_Win_flush(target, s.win), "MPI_Win_flush");
+  await_owners(s, target);
   s.pending.clear(target);
 }
 
@@ -22,6 +23,7 @@ void window::flush_all() {
   window_state& s = state();
   require_passive("flush_all");
   check(MPI_Win_flush_all(s.win), "MPI_Win_flush_all");
+  await_owners(s);
   s.completed();
 }
 

@@ -4,6 +4,7 @@
 
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <algorithm>
 #include <deque>
@@ -50,16 +51,12 @@ std::unique_ptr<window_state> take(MPI_Comm comm, const std::vector<std::size_t>
 
 bool keep(std::unique_ptr<window_state>& s) noexcept {
   // After the environment ended nobody would drain the pool: free as usual then.
-  if (!s->poolable || !environment::active()) return false;
+  if (!s->poolable || !environment::active() || !messages::running()) return false;
   if (std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0}) > largest_window_bytes) {
     return false;
   }
-  // As MPI_Win_free would: nobody's operation on this window may land after it is reused;
-  // stores into mapped peer memory included (MPI_Win_sync orders them before the barrier).
-  report(MPI_Win_flush_all(s->win), "MPI_Win_flush_all", s->rank);
-  report(MPI_Win_sync(s->win), "MPI_Win_sync", s->rank);
-  report(MPI_Barrier(s->comm), "MPI_Barrier", s->rank);
-  s->completed();
+  // window::release has completed this process's writes and passed a barrier of every
+  // process since (quiescent, so updates sent for owners to apply are applied too).
   // Full: the oldest window of this communicator goes. Processes of one team share its
   // windows' history, but not other teams' (they belong to different teams of a split).
   auto& pool = kept();

@@ -6,6 +6,10 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+
+#include <cstdio>
+#include <exception>
 
 #include <algorithm>
 #include <utility>
@@ -13,15 +17,36 @@
 namespace pgas::runtime {
 
 window::window() noexcept = default;
-window::window(std::unique_ptr<window_state> s) noexcept : s_{std::move(s)} {}
-window::window(window&& other) noexcept : s_{std::exchange(other.s_, nullptr)} {}
+std::unordered_map<std::uint64_t, window_state*>& named_windows() {
+  static std::unordered_map<std::uint64_t, window_state*> windows;
+  return windows;
+}
+
+window::window(std::unique_ptr<window_state> s) noexcept : s_{std::move(s)} {
+  if (s_) {
+    s_->handle = this;
+    named_windows()[s_->name] = s_.get();
+  }
+}
+window::window(window&& other) noexcept : s_{std::exchange(other.s_, nullptr)} {
+  if (s_) s_->handle = this;
+}
 window& window::operator=(window&& other) noexcept {
   if (this != &other) {
     release();  // free what we hold before taking theirs, or it leaks
     s_ = std::exchange(other.s_, nullptr);
+    if (s_) s_->handle = this;
   }
   return *this;
 }
+
+window* window::named(std::uint64_t name) noexcept {
+  const auto& named = named_windows();
+  const auto it = named.find(name);
+  return it == named.end() ? nullptr : it->second->handle;
+}
+
+std::uint64_t window::name() const { return state().name; }
 window::~window() { release(); }
 
 void window::release() noexcept {
@@ -31,11 +56,24 @@ void window::release() noexcept {
   live.erase(std::remove(live.begin(), live.end(), &s), live.end());
   // After MPI_Finalize nothing may be called; the program ended the environment too early.
   if (s.win != MPI_WIN_NULL && mpi_running()) {
-    if (s.mode == epoch::fence) report(MPI_Win_fence(MPI_MODE_NOSUCCEED, s.win), "MPI_Win_fence", s.rank);
-    if (s.mode == epoch::neighbourhood) {
-      if (!s.access_completed) report(MPI_Win_complete(s.win), "MPI_Win_complete", s.rank);
-      report(MPI_Win_wait(s.win), "MPI_Win_wait", s.rank);
+    if (s.mode == epoch::passive && messages::running()) {
+      // Nobody's operation may land after the window is freed or reused: this process's writes
+      // complete (stores into mapped peer memory ordered by MPI_Win_sync), and every update sent
+      // for an owner to apply to it, from any process, is applied, before a barrier of all.
+      report(MPI_Win_flush_all(s.win), "MPI_Win_flush_all", s.rank);
+      report(MPI_Win_sync(s.win), "MPI_Win_sync", s.rank);
+      s.completed();
+      try {
+        messages::quiescent_barrier(s.comm);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
+      }
     }
+  }
+  // Only now: messages naming it were applied during that barrier.
+  s.handle = nullptr;
+  named_windows().erase(s.name);
+  if (s.win != MPI_WIN_NULL && mpi_running()) {
     if (s.mode == epoch::passive && window_pool::keep(s_)) return;
     // MPI_Win_free may only follow the end of the process's epochs (MPI-4.1 §12.2.5).
     if (s.mode == epoch::passive) report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);

@@ -10,7 +10,9 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <unordered_map>
 #include <vector>
 
 namespace pgas::runtime {
@@ -45,6 +47,12 @@ struct window_state {
   std::vector<region> attached;
   pending_writes pending;
   staging_area staging;
+  std::uint64_t name = 0;    // agreed at creation (runtime/names.hpp)
+  window* handle = nullptr;  // the handle that owns this state now; null while pooled
+  // Batches of updates sent to each target for its owner to apply, not yet applied there.
+  std::vector<std::uint32_t> at_owner;
+  std::vector<int> world_ranks;  // of every rank of comm, once asked
+  std::size_t at_owner_total = 0;
 
   /// Nothing of this process's is in flight any more: no pending writes, staging reusable.
   void completed() noexcept {
@@ -55,6 +63,12 @@ struct window_state {
 
 /// Every window handle alive in this process (not the pool's kept windows), for sync points.
 std::vector<window_state*>& live_windows();
+/// The states of those windows by name, for messages that name a window.
+std::unordered_map<std::uint64_t, window_state*>& named_windows();
+/// Makes progress until every batch sent to `target` (or to any target) for its owner to apply
+/// has been applied.
+void await_owners(window_state& s, int target);
+void await_owners(window_state& s);
 
 inline bool mpi_running() noexcept {
   int initialized = 0;

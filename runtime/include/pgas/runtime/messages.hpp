@@ -133,6 +133,8 @@ void collective(const char* call, Start start, Args... args) {
   wait(request, call);
 }
 
+/// True between start() and stop(). Local.
+[[nodiscard]] bool running() noexcept;
 /// Largest payload one message can carry. Local.
 [[nodiscard]] std::size_t max_message_bytes() noexcept;
 /// Bytes of each buffer the engine sends or receives (a message's header included). Local.

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -190,6 +191,23 @@ class window {
   /// them), and where those bytes are mapped in this process. Null, with nothing checked,
   /// while the window is not updated in place: then MPI carries the update. Local.
   [[nodiscard]] void* mapped_for_update(int target, MPI_Aint disp, std::size_t bytes);
+  /// The name every process of comm() gave this window when it was created
+  /// (runtime/names.hpp): what a message uses to name it. Local.
+  [[nodiscard]] std::uint64_t name() const;
+  /// The MPI_COMM_WORLD rank of process `target` of comm(): where a message to it goes. Local
+  /// (the translation is asked once per window).
+  [[nodiscard]] int world_rank_of(int target) const;
+  /// This process's window of that name, or null if it has none (any more). Local.
+  [[nodiscard]] static window* named(std::uint64_t name) noexcept;
+  /// For a batch of updates of `bytes` from `disp` on `target` that goes to the target as a
+  /// message for it to apply (not through RMA): the checks of writing_to, this process's
+  /// earlier writes to `target` completed (the batch follows them, whatever their kind), and
+  /// the batch awaited: flush(target), flush_all() and the sync points return only after
+  /// owner_applied(target) has said the target applied it, and a later write to overlapping
+  /// bytes waits for that first. Local.
+  void sending_to_owner(int target, MPI_Aint disp, std::size_t bytes);
+  /// The target has applied one batch of this process's (sending_to_owner). Local.
+  void owner_applied(int target);
   /// Before a batch of in-place updates addressed through mapped memory: true when the window
   /// is updated in place, and then this process's earlier writes through MPI are complete.
   /// Local.
