@@ -7,7 +7,6 @@
 // parts of a coarray<T[N]> (`pgas::get(x(img), 0, out)`).
 
 #include <pgas/detail/access.hpp>
-#include <pgas/detail/owner_applied.hpp>
 #include <pgas/detail/owner_batches.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
@@ -218,10 +217,6 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
     runtime::window& w = *b.first.window();
     const int owner = rank_of(b.first);
     if (started == nullptr) {
-      if (owner_applied::goes_to_owner(w, owner, b.target.elements(), b.target.starts().size())) {
-        owner_applied::send(b.first, owner, in.data(), b.origin, b.target, op);
-        return;
-      }
       runtime::accumulate_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target, op);
       return;
     }

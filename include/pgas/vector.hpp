@@ -8,6 +8,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team_window.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -54,7 +55,7 @@ class vector : public detail::storage<T, sized_blocks> {
     s->home = t;
     s->me = t.rank();
     s->step = static_cast<MPI_Aint>(sizeof(T));
-    s->win = runtime::window::create_dynamic(t.native());
+    s->win = runtime::create_team_dynamic_window(t.native());
     this->s_ = std::move(s);
     const auto shares = block_shares(n);
     rebuild(shares, shares[t.rank()], [&](std::size_t, std::size_t, T* out, std::size_t count) {

@@ -22,11 +22,12 @@ void start_from_environment() {
 
 namespace {
 
-constexpr int fields = 18;
+constexpr int fields = 20;
 
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {&s.puts,        &s.gets,       &s.accumulates,     &s.atomics,
-                                    &s.peer_stores, &s.peer_loads, &s.in_place_updates};
+                                    &s.peer_stores, &s.peer_loads, &s.in_place_updates,
+                                    &s.owner_updates};
   int k = 0;
   for (const transfer_count* c : counts) {
     out[k++] = static_cast<double>(c->operations);
@@ -41,8 +42,8 @@ void flatten(const rma_stats& s, double* out) {
 void print_row(const char* who, const double* f) {
   // Operations, then bytes in MiB, for each kind of transfer.
   std::printf("%-6s", who);
-  for (int k = 0; k < 14; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
-  std::printf(" %8.0f %9.4f %7.0f %6.0f\n", f[14], f[15], f[16], f[17]);
+  for (int k = 0; k < 16; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
+  std::printf(" %8.0f %9.4f %7.0f %6.0f\n", f[16], f[17], f[18], f[19]);
 }
 
 }  // namespace
@@ -60,8 +61,8 @@ void print_table(MPI_Comm comm) {
   if (rank != 0) return;
   std::printf("pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
               "them; windows created and taken from the pool\n");
-  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s\n", "image", "MPI puts", "MPI gets",
-              "MPI accumulates", "MPI atomics", "peer stores", "peer loads", "in-place updates", "syncs",
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s\n", "image", "MPI puts", "MPI gets",
+              "MPI accumulates", "MPI atomics", "peer stores", "peer loads", "in-place updates", "owner updates", "syncs",
               "sync s", "windows", "pool");
   std::vector<double> total(fields, 0.0);
   for (int r = 0; r < size; ++r) {

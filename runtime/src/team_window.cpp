@@ -4,6 +4,7 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
 #include <utility>
@@ -26,6 +27,13 @@ window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
     w = window::allocate(comm, bytes, disp_unit, every_rank_bytes);
   }
   w.state().poolable = true;
+  w.state().owner_applies = w.flavor() != window_flavor::shared && messages::running();
+  return w;
+}
+
+window create_team_dynamic_window(MPI_Comm comm) {
+  window w = window::create_dynamic(comm);
+  w.state().owner_applies = messages::running();
   return w;
 }
 

@@ -106,6 +106,19 @@ void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
   ++s.at_owner_total;
 }
 
+bool window::owner_applies_updates() const {
+  const window_state& s = state();
+  return s.owner_applies && s.mode == epoch::passive;
+}
+
+void* window::own_memory_for_update(MPI_Aint disp, std::size_t bytes) {
+  window_state& s = state();
+  if (bytes > 0) check_exposure(s, s.rank, disp, bytes);
+  if (s.pending.at(s.rank)) flush(s.rank);
+  if (s.flavor == window_flavor::dynamic) return reinterpret_cast<void*>(disp);  // an address
+  return static_cast<std::byte*>(base()) + disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(s.rank)]);
+}
+
 void window::owner_applied(int target) {
   window_state& s = state();
   require_rank(s, target);

@@ -28,6 +28,9 @@ struct window_state {
   // A container window of a team (team_window.hpp): the window pool may keep it for
   // the next window of the same shape instead of freeing it.
   bool poolable = false;
+  // Accumulates and atomics are applied by the owner (owner_updates.hpp): a container window
+  // without shared memory, while the engine runs.
+  bool owner_applies = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units
   // disp_units past the memory MPI allocated, so a displacement relative to base() becomes

@@ -158,6 +158,19 @@ class storage {
     [[nodiscard]] std::size_t size() const noexcept { return s_->dist.size(); }
     /// Where element i lives; throws out_of_range for i >= size().
     [[nodiscard]] global_ptr<T> element(std::size_t i) const { return element_in(*s_, i); }
+    /// Element i (< size(), unchecked) as the image owning it and its offset among that
+    /// image's elements: for streams of updates that go to owners in batches.
+    struct place {
+      std::size_t image;
+      std::size_t offset;
+    };
+    [[nodiscard]] place place_of(std::size_t i) const noexcept { return {s_->dist.owner(i), s_->dist.local_offset(i)}; }
+    /// How many elements image img owns, and the displacement of its first one. Local.
+    [[nodiscard]] std::size_t part_size(std::size_t img) const noexcept { return s_->dist.local_size(img); }
+    [[nodiscard]] MPI_Aint part_displacement(std::size_t img) const noexcept {
+      return s_->bases.empty() ? 0 : s_->bases[img];
+    }
+    [[nodiscard]] runtime::window& window() const noexcept { return s_->win; }
 
    private:
     std::shared_ptr<state_type> s_;

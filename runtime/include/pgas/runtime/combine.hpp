@@ -3,6 +3,7 @@
 
 #include <pgas/runtime/reduce_op.hpp>
 
+#include <concepts>
 #include <type_traits>
 
 namespace pgas::runtime {
@@ -14,8 +15,12 @@ template <class T>
   switch (op) {
     case reduce_op::sum: return static_cast<T>(a + b);
     case reduce_op::prod: return static_cast<T>(a * b);
-    case reduce_op::min: return b < a ? b : a;
-    case reduce_op::max: return a < b ? b : a;
+    case reduce_op::min:
+      if constexpr (std::totally_ordered<T>) return b < a ? b : a;
+      return b;  // not reached: MPI defines no order on the type (complex), so it is refused
+    case reduce_op::max:
+      if constexpr (std::totally_ordered<T>) return a < b ? b : a;
+      return b;
     case reduce_op::band:
       if constexpr (std::is_integral_v<T>) return static_cast<T>(a & b);
       return b;

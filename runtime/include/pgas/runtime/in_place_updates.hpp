@@ -20,6 +20,7 @@
 #include <pgas/runtime/reduce_op.hpp>
 
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 
@@ -44,6 +45,11 @@ void require_op_defined(reduce_op op) {
     if (op == reduce_op::band || op == reduce_op::bor || op == reduce_op::bxor ||
         op == reduce_op::land || op == reduce_op::lor) {
       throw usage_error("bitwise and logical accumulates need an integer element type (MPI-4.1 §6.9.2)");
+    }
+  }
+  if constexpr (!std::totally_ordered<T>) {
+    if (op == reduce_op::min || op == reduce_op::max) {
+      throw usage_error("min and max accumulates need an ordered element type, not complex (MPI-4.1 §6.9.2)");
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/request.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -110,6 +111,10 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
       })) {
     return;
   }
+  if (w.owner_applies_updates()) {
+    owner_updates::update(w, from, target, disp, op);
+    return;
+  }
   const window::access a = w.writing_to(target, disp, from.size_bytes(), write_kind::accumulate);
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size());
@@ -125,6 +130,10 @@ template <accumulable T>
 void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
   if (detail::applied_in_place<T>(w, target, disp, 1, op,
                                   [&](auto* to) { (void)fetch_and_combine_in_place(to, value, op); })) {
+    return;
+  }
+  if (w.owner_applies_updates()) {
+    owner_updates::update(w, std::span<const T>(&value, 1), target, disp, op);
     return;
   }
   const window::access a = w.writing_to(target, disp, sizeof(T), write_kind::accumulate);
@@ -148,6 +157,10 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
       })) {
     return;
   }
+  if (w.owner_applies_updates()) {
+    owner_updates::fetch(w, from, nullptr, result.data(), target, disp, op);
+    return;
+  }
   const window::access a = w.reading_from("get_accumulate", target, disp, from.size_bytes());
   w.note_write(target);
   const element_layout l = layout_of<T>();
@@ -165,6 +178,10 @@ template <accumulable T>
   T result{};
   if (detail::applied_in_place<T>(w, target, disp, 1, op,
                                   [&](auto* at) { result = fetch_and_combine_in_place(at, value, op); })) {
+    return result;
+  }
+  if (w.owner_applies_updates()) {
+    owner_updates::fetch(w, std::span<const T>(&value, 1), nullptr, &result, target, disp, op);
     return result;
   }
   const window::access a = w.reading_from("fetch_and_op", target, disp, sizeof(T));
@@ -186,6 +203,10 @@ template <accumulable T>
                                           const char* what = "an asynchronous compare-and-swap") {
   if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
                                   [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
+    return true;
+  }
+  if (w.owner_applies_updates()) {  // a round trip: done when it returns
+    owner_updates::fetch(w, std::span<const T>(desired, 1), expected, result, target, disp, reduce_op::replace);
     return true;
   }
   const window::access a = w.reading_from(what, target, disp, sizeof(T));
@@ -217,6 +238,10 @@ template <accumulable T>
                                     reduce_op op) {
   if (detail::applied_in_place<T>(w, target, disp, 1, op,
                                   [&](auto* at) { *result = fetch_and_combine_in_place(at, *value, op); })) {
+    return request{};
+  }
+  if (w.owner_applies_updates()) {  // a round trip: done when it returns
+    owner_updates::fetch(w, std::span<const T>(value, 1), nullptr, result, target, disp, op);
     return request{};
   }
   const window::access a = w.reading_from("an asynchronous atomic", target, disp, sizeof(T));

@@ -4,6 +4,7 @@
 // datatype (MPI_Type_create_hindexed), so one call moves them all (MPI-4.1 §12.3, §5.1).
 
 #include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/window.hpp>
@@ -16,40 +17,6 @@
 #include <vector>
 
 namespace pgas::runtime {
-
-/// Runs of elements from a base: run k covers `lengths[k]` elements from element `starts[k]`.
-/// Element order is run order, then order within a run; origin and target runs of one transfer
-/// pair their elements in that order.
-class element_runs {
- public:
-  /// Appends `length` elements from `start`, joining the last run when it ends at `start`.
-  void add(MPI_Aint start, std::size_t length) {
-    if (length == 0) return;
-    if (!starts_.empty() && starts_.back() + static_cast<MPI_Aint>(lengths_.back()) == start) {
-      lengths_.back() += length;
-    } else {
-      starts_.push_back(start);
-      lengths_.push_back(length);
-    }
-    elements_ += length;
-  }
-  /// Moves every start by `delta` elements.
-  void shift(MPI_Aint delta) {
-    for (MPI_Aint& s : starts_) s += delta;
-  }
-  [[nodiscard]] const std::vector<MPI_Aint>& starts() const noexcept { return starts_; }
-  [[nodiscard]] const std::vector<std::size_t>& lengths() const noexcept { return lengths_; }
-  [[nodiscard]] std::size_t elements() const noexcept { return elements_; }
-  [[nodiscard]] bool empty() const noexcept { return elements_ == 0; }
-  /// The lowest start, and one past the highest element touched.
-  [[nodiscard]] MPI_Aint lowest() const noexcept;
-  [[nodiscard]] MPI_Aint end() const noexcept;
-
- private:
-  std::vector<MPI_Aint> starts_;
-  std::vector<std::size_t> lengths_;
-  std::size_t elements_ = 0;
-};
 
 /// How one side of a transfer travels: `count` of `type` from `offset` elements past the base,
 /// the type owned when derived.
@@ -100,35 +67,6 @@ runs_datatype target_runs_of(const element_runs& r) {
 // Throws usage_error unless both sides carry the same number of elements.
 void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
 
-// Calls f(origin element, target element) for each pair the two runs make, in order (both carry
-// the same number of elements), and touch(target element) a few target runs ahead: target runs
-// are often single random elements (scattered and aggregated updates), and asking for their
-// cache lines early lets the memory accesses overlap instead of waiting one after another.
-template <class F, class Touch>
-void for_each_paired_element(const element_runs& origin, const element_runs& target, F f, Touch touch) {
-  constexpr std::size_t ahead = in_place_lookahead;
-  const auto& t_starts = target.starts();
-  const auto& t_lengths = target.lengths();
-  const auto& o_starts = origin.starts();
-  const auto& o_lengths = origin.lengths();
-  std::size_t o_run = 0;
-  std::size_t o_done = 0;  // elements of origin run o_run already paired
-  for (std::size_t t_run = 0; t_run < t_starts.size(); ++t_run) {
-    if (t_run + ahead < t_starts.size()) touch(t_starts[t_run + ahead]);
-    for (std::size_t k = 0; k < t_lengths[t_run];) {
-      const std::size_t n = std::min(t_lengths[t_run] - k, o_lengths[o_run] - o_done);
-      for (std::size_t j = 0; j < n; ++j) {
-        f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j), t_starts[t_run] + static_cast<MPI_Aint>(k + j));
-      }
-      k += n;
-      o_done += n;
-      if (o_done == o_lengths[o_run]) {
-        ++o_run;
-        o_done = 0;
-      }
-    }
-  }
-}
 }  // namespace detail
 
 /// Prepares a put of the `origin` runs of a buffer of T into the `target` runs at `disp` on
@@ -219,6 +157,11 @@ std::optional<window::access> start_accumulate_runs(window& w, const T* from, co
       }, origin.elements())) {
     return std::nullopt;
   }
+  if (w.owner_applies_updates()) {
+    // Applied by the owner: complete, like MPI's, at the next flush of the target.
+    owner_updates::update(w, from, origin, target, disp, target_runs, op);
+    return window::access{w.native(), true, target == w.rank(), disp};
+  }
   const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
                                         write_kind::accumulate);
   const runs_datatype o = detail::origin_runs_of<T>(origin);
@@ -234,6 +177,12 @@ std::optional<window::access> start_accumulate_runs(window& w, const T* from, co
 template <accumulable T>
 void accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
                      MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+  if (w.owner_applies_updates() && !w.updates_in_place()) {
+    detail::require_same_elements(origin, target_runs, "accumulate_runs");
+    require_op_defined<T>(op);
+    owner_updates::update(w, from, origin, target, disp, target_runs, op);
+    return;
+  }
   const std::optional<window::access> a = start_accumulate_runs(w, from, origin, target, disp, target_runs, op);
   if (a) detail::after_accumulate(w, *a, target, false);
 }

@@ -22,4 +22,9 @@ namespace pgas::runtime {
 [[nodiscard]] window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                           const std::vector<std::size_t>& every_rank_bytes);
 
+/// Collective over comm (a team's). A dynamic window for a growable container: its
+/// accumulates and atomics are applied by their owners, as on allocate_team_window's windows
+/// without shared memory.
+[[nodiscard]] window create_team_dynamic_window(MPI_Comm comm);
+
 }  // namespace pgas::runtime

@@ -208,6 +208,14 @@ class window {
   void sending_to_owner(int target, MPI_Aint disp, std::size_t bytes);
   /// The target has applied one batch of this process's (sending_to_owner). Local.
   void owner_applied(int target);
+  /// True while accumulates and atomics on this window are applied by the process owning the
+  /// memory (owner_updates.hpp says when and why that is sound): a container window that is not
+  /// updated in place, in its passive epoch. Local.
+  [[nodiscard]] bool owner_applies_updates() const;
+  /// Where this process's own exposed memory at `disp` is, for `bytes` (checked) updated with
+  /// plain loads and stores; this process's earlier writes to itself through MPI completed
+  /// first. Local.
+  [[nodiscard]] void* own_memory_for_update(MPI_Aint disp, std::size_t bytes = 0);
   /// Before a batch of in-place updates addressed through mapped memory: true when the window
   /// is updated in place, and then this process's earlier writes through MPI are complete.
   /// Local.
@@ -226,6 +234,7 @@ class window {
   // Decides the flavor and the pooling of container windows (team_window.hpp).
   friend window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
                                       const std::vector<std::size_t>& every_rank_bytes);
+  friend window create_team_dynamic_window(MPI_Comm comm);
   window_state& state() const;
   void release() noexcept;
   std::unique_ptr<window_state> s_;

@@ -1,0 +1,336 @@
+#pragma once
+// Accumulates and atomics that the image owning the memory applies itself, with plain loads and
+// stores, on container windows that are not updated in place (no shared memory: through MPI, or
+// between nodes). What the fastest hand-written codes do (HPCC RandomAccess, PRK, bale's
+// exstack): hand the owner its batch instead of asking MPI to apply it element by element.
+//
+// Why it is sound: on such a window (window::owner_applies_updates) every accumulate and atomic
+// the runtime issues, from every image, goes this way while the window is in its passive epoch,
+// and an image runs the handlers that apply them one at a time, between its own pgas calls: so
+// they are atomic per element with respect to each other, as MPI's are (MPI-4.1 §12.7.1).
+// Updates without a result travel as batches of the owner-side engine (messages.hpp), at most
+// one message per owner per batch; the sender's window orders a batch after its earlier writes
+// to the owner and before its later ones, and its flushes and sync points wait until the owner
+// has said it applied it (window::sending_to_owner). Atomics with a result are a round trip:
+// the caller makes progress until the owner's answer has arrived.
+
+#include <pgas/runtime/combine.hpp>
+#include <pgas/runtime/element_runs.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/reduce_op.hpp>
+#include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace pgas::runtime::owner_updates {
+
+namespace detail {
+
+// What precedes a batch's element offsets and values in its message.
+struct batch_header {
+  std::uint64_t window_name;
+  std::int64_t first;  // the displacement of the batch's lowest element
+  std::uint32_t count;
+  std::uint8_t op;
+  std::uint8_t wide;  // offsets are 8 bytes (else 4)
+  std::uint16_t unused;
+};
+static_assert(sizeof(batch_header) == 24);
+
+// An atomic with a result: the window, where, how many elements, and where the caller waits.
+struct fetch_header {
+  std::uint64_t window_name;
+  std::int64_t disp;
+  std::uint64_t answer;  // the caller's answer_slot
+  std::uint32_t count;
+  std::uint8_t op;
+  std::uint8_t compare;  // compare-and-swap: an expected value follows each value
+  std::uint16_t unused;
+};
+static_assert(sizeof(fetch_header) == 32);
+
+// Where a round trip's answer lands at the caller.
+template <class T>
+struct answer_slot {
+  T* result;
+  bool arrived = false;
+};
+
+// The window of this image named by a message: one that no longer exists is a library bug.
+inline window& named(std::uint64_t name) {
+  window* w = window::named(name);
+  if (w == nullptr) throw usage_error("an update arrived for a container that no longer exists");
+  return *w;
+}
+
+// to[offset(k)] = to[offset(k)] op value(k) for k < count, the element's line asked for a few
+// updates ahead so that the misses of random updates overlap. The op is chosen once, outside
+// the loop.
+template <class T, class Offset, class Value>
+void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
+  constexpr std::size_t ahead = 16;
+  const auto loop = [&](auto f) {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k + ahead < count) __builtin_prefetch(to + offset(k + ahead), 1);
+      T& e = to[offset(k)];
+      e = f(e, value(k));
+    }
+  };
+  switch (op) {
+    case reduce_op::sum: loop([](const T& a, const T& b) { return static_cast<T>(a + b); }); break;
+    case reduce_op::replace: loop([](const T&, const T& b) { return b; }); break;
+    case reduce_op::no_op: break;
+    case reduce_op::bxor:
+      if constexpr (std::is_integral_v<T>) {
+        loop([](const T& a, const T& b) { return static_cast<T>(a ^ b); });
+        break;
+      }
+      [[fallthrough]];
+    default: loop([op](const T& a, const T& b) { return combine(op, a, b); }); break;
+  }
+  statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
+}
+
+inline std::size_t padded(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
+
+struct applied_note {
+  std::uint64_t window_name;
+  std::int64_t owner;
+};
+
+// At the sender: the owner has applied one batch.
+inline void on_applied(std::size_t, std::span<const std::byte> payload) {
+  applied_note note;
+  std::memcpy(&note, payload.data(), sizeof note);
+  named(note.window_name).owner_applied(static_cast<int>(note.owner));
+}
+
+template <class T>
+T read(const std::byte* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return v;
+}
+
+// At the owner: applies a batch to this image's memory, then confirms it to the sender.
+template <class T>
+void on_batch(std::size_t source, std::span<const std::byte> payload) {
+  const auto h = read<batch_header>(payload.data());
+  window& w = named(h.window_name);
+  const std::byte* offsets = payload.data() + sizeof h;
+  const std::byte* values = offsets + padded(h.count * (h.wide != 0 ? 8 : 4));
+  const auto value = [values](std::size_t k) { return read<T>(values + k * sizeof(T)); };
+  // The sender checked the whole batch against what this image exposes.
+  auto* to = static_cast<T*>(w.own_memory_for_update(h.first));
+  if (h.wide != 0) {
+    apply(to, h.count, static_cast<reduce_op>(h.op),
+          [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); }, value);
+  } else {
+    apply(to, h.count, static_cast<reduce_op>(h.op),
+          [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); }, value);
+  }
+  const applied_note note{h.window_name, w.rank()};
+  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(), &note, sizeof note);
+}
+
+// At the caller: a round trip's answer.
+template <class T>
+void on_answer(std::size_t, std::span<const std::byte> payload) {
+  const auto at = read<std::uint64_t>(payload.data());
+  auto* slot = reinterpret_cast<answer_slot<T>*>(static_cast<std::uintptr_t>(at));
+  std::memcpy(static_cast<void*>(slot->result), payload.data() + 8, payload.size() - 8);
+  slot->arrived = true;
+}
+
+// Applies an atomic with a result to this image's memory: result[k] is what element k held.
+template <class T>
+void fetch_here(T* to, std::size_t count, reduce_op op, const T* values, const T* expected, T* result) {
+  for (std::size_t k = 0; k < count; ++k) {
+    result[k] = to[k];
+    if (expected != nullptr) {
+      if (to[k] == expected[k]) to[k] = values[k];
+    } else {
+      to[k] = combine(op, to[k], values[k]);
+    }
+  }
+  statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
+}
+
+// At the owner: an atomic with a result, answered at once.
+template <class T>
+void on_fetch(std::size_t source, std::span<const std::byte> payload) {
+  const auto h = read<fetch_header>(payload.data());
+  window& w = named(h.window_name);
+  std::vector<T> values(h.count);
+  std::vector<T> expected(h.compare != 0 ? h.count : 0);
+  std::memcpy(static_cast<void*>(values.data()), payload.data() + sizeof h, h.count * sizeof(T));
+  if (h.compare != 0) {
+    std::memcpy(static_cast<void*>(expected.data()), payload.data() + sizeof h + h.count * sizeof(T), h.count * sizeof(T));
+  }
+  std::span<std::byte> answer =
+      messages::reserve_reply(source, messages::name_of(&on_answer<T>), 8 + h.count * sizeof(T));
+  std::memcpy(answer.data(), &h.answer, 8);
+  std::vector<T> result(h.count);
+  fetch_here(static_cast<T*>(w.own_memory_for_update(h.disp)), h.count, static_cast<reduce_op>(h.op), values.data(),
+             h.compare != 0 ? expected.data() : nullptr, result.data());
+  std::memcpy(answer.data() + 8, static_cast<const void*>(result.data()), h.count * sizeof(T));
+}
+
+// Room for one batch message of `count` updates to `target` of w, its header written: where
+// its offsets and its values go.
+struct batch_room {
+  std::byte* offsets;
+  std::byte* values;
+};
+template <class T>
+batch_room start_batch(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, bool wide) {
+  const std::size_t offsets_bytes = padded(count * (wide ? 8 : 4));
+  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&on_batch<T>),
+                                    sizeof(batch_header) + offsets_bytes + count * sizeof(T))
+                      .data();
+  const batch_header h{w.name(), static_cast<std::int64_t>(disp), static_cast<std::uint32_t>(count),
+                       static_cast<std::uint8_t>(op), static_cast<std::uint8_t>(wide ? 1 : 0), 0};
+  std::memcpy(at, &h, sizeof h);
+  return {at + sizeof h, at + sizeof h + offsets_bytes};
+}
+
+// Updates per message, for offsets of `offset_bytes`: what the engine's largest message holds.
+template <class T>
+std::size_t per_message(std::size_t offset_bytes) {
+  const std::size_t room = messages::max_message_bytes() - sizeof(batch_header) - 16;
+  return std::max<std::size_t>(1, room / (offset_bytes + sizeof(T)));
+}
+
+}  // namespace detail
+
+/// Makes `target`'s elements at `disp` + the `target_runs` take `op` with the `origin` runs of
+/// `from` (as many elements), by the owner: applied here at once when this image is the
+/// target, else sent as batches of at most one engine message each. Local; `from` may be reused
+/// on return; complete at the next flush of `target` or sync point. The window must
+/// owner_applies_updates().
+template <class T>
+void update(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
+            const element_runs& target_runs, reduce_op op) {
+  if (origin.empty()) return;
+  const std::size_t bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
+  if (target == w.rank()) {
+    auto* to = static_cast<T*>(w.own_memory_for_update(disp, bytes));
+    std::vector<MPI_Aint> o;
+    std::vector<MPI_Aint> t;
+    runtime::detail::for_each_paired_element(
+        origin, target_runs, [&](MPI_Aint a, MPI_Aint b) { o.push_back(a); t.push_back(b); }, [](MPI_Aint) {});
+    detail::apply(to, o.size(), op, [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
+    return;
+  }
+  const std::size_t elements = target_runs.elements();
+  const bool wide = static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
+  const std::size_t most = detail::per_message<T>(wide ? 8 : 4);
+  detail::batch_room room{};
+  std::size_t sent = 0;
+  std::size_t count = 0;
+  std::size_t in_message = 0;
+  runtime::detail::for_each_paired_element(
+      origin, target_runs,
+      [&](MPI_Aint o, MPI_Aint t) {
+        if (count == in_message) {  // the next message
+          in_message = std::min(most, elements - sent);
+          w.sending_to_owner(target, disp, bytes);
+          room = detail::start_batch<T>(w, target, disp, in_message, op, wide);
+          count = 0;
+        }
+        std::byte* offsets = room.offsets;
+        std::byte* values = room.values;
+        if (wide) {
+          const auto v = static_cast<std::uint64_t>(t);
+          std::memcpy(offsets + 8 * count, &v, 8);
+        } else {
+          const auto v = static_cast<std::uint32_t>(t);
+          std::memcpy(offsets + 4 * count, &v, 4);
+        }
+        std::memcpy(values + sizeof(T) * count, from + o, sizeof(T));
+        ++count;
+        ++sent;
+      },
+      [](MPI_Aint) {});
+}
+
+/// The same for `from.size()` consecutive elements at `disp`.
+template <class T>
+void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
+  element_runs runs;
+  runs.add(0, from.size());
+  update(w, from.data(), runs, target, disp, runs, op);
+}
+
+/// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`
+/// with values[k], for every k, by the owner: applied here at once when this image is the
+/// target, else sent as one engine message per (large) batch. Offsets may repeat (the owner
+/// applies the updates in order) and must be below part_elements. Local; complete at the next
+/// flush of `target` or sync point. The window must owner_applies_updates().
+template <class T>
+void update_batch(window& w, int target, MPI_Aint disp, std::size_t part_elements,
+                  std::span<const std::uint32_t> offsets, std::span<const T> values, reduce_op op) {
+  if (offsets.empty()) return;
+  const std::size_t bytes = part_elements * sizeof(T);
+  if (target == w.rank()) {
+    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, bytes)), offsets.size(), op,
+                  [&offsets](std::size_t k) { return offsets[k]; }, [&values](std::size_t k) { return values[k]; });
+    return;
+  }
+  const std::size_t most = detail::per_message<T>(4);
+  for (std::size_t first = 0; first < offsets.size(); first += most) {
+    const std::size_t n = std::min(most, offsets.size() - first);
+    w.sending_to_owner(target, disp, bytes);
+    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, false);
+    std::memcpy(room.offsets, offsets.data() + first, n * 4);
+    std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
+  }
+}
+
+/// Atomically, for each k: result[k] = element k at `disp` on `target`, which becomes
+/// combine(op, it, from[k]) — or, with `expected`, from[k] if it equals expected[k]. Applied by
+/// the owner; returns once `result` holds the answer, having made progress meanwhile. Local.
+template <class T>
+void fetch(window& w, std::span<const T> from, std::type_identity_t<const T*> expected, std::type_identity_t<T*> result,
+           int target, MPI_Aint disp, reduce_op op) {
+  const std::size_t bytes = from.size_bytes();
+  if (target == w.rank()) {
+    // Others' atomics on this memory are applied here too: an image spinning on its own
+    // element (a lock another image releases) must apply them meanwhile.
+    (void)messages::progress();
+    detail::fetch_here(static_cast<T*>(w.own_memory_for_update(disp, bytes)), from.size(), op, from.data(), expected,
+                       result);
+    return;
+  }
+  // Checked, and ordered after this image's earlier writes to the target (those through MPI
+  // complete, earlier batches applied), as an MPI atomic would be.
+  (void)w.reading_from("an atomic", target, disp, bytes);
+  detail::answer_slot<T> slot{result};
+  const std::size_t count = from.size();
+  std::span<std::byte> room = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                                                messages::name_of(&detail::on_fetch<T>),
+                                                sizeof(detail::fetch_header) + (expected != nullptr ? 2 : 1) * bytes);
+  const detail::fetch_header h{w.name(),
+                               static_cast<std::int64_t>(disp),
+                               static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&slot)),
+                               static_cast<std::uint32_t>(count),
+                               static_cast<std::uint8_t>(op),
+                               static_cast<std::uint8_t>(expected != nullptr ? 1 : 0),
+                               0};
+  std::memcpy(room.data(), &h, sizeof h);
+  std::memcpy(room.data() + sizeof h, static_cast<const void*>(from.data()), bytes);
+  if (expected != nullptr) std::memcpy(room.data() + sizeof h + bytes, static_cast<const void*>(expected), bytes);
+  messages::flush(static_cast<std::size_t>(w.world_rank_of(target)));
+  messages::progress_until([&slot] { return slot.arrived; });
+}
+
+}  // namespace pgas::runtime::owner_updates
