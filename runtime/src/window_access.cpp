@@ -59,7 +59,9 @@ void window::loading_from(const char* what, int target) {
   window_state& s = state();
   if (s.mode != epoch::passive) require_passive(what);
   require_rank(s, target);
-  if (s.pending.at(target)) flush(target);
+  if (s.pending.at(target) || (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
+    flush(target);
+  }
 }
 
 window::access window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
@@ -91,16 +93,18 @@ bool window::begin_in_place_updates() {
 
 void window::note_write(int target) { state().pending.mark(target); }
 
-void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
+void window::ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
   require_passive("an update applied by its owner");
   check_exposure(s, target, disp, bytes);
+  // Earlier batches to this owner need no wait: the engine delivers one image's messages to
+  // another in the order sent.
   if (s.pending.at(target)) flush(target);
-  const MPI_Aint begin = s.flavor == window_flavor::dynamic
-                             ? disp
-                             : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
-  s.pending.written(target).record(begin, begin + static_cast<MPI_Aint>(bytes), write_kind::accumulate);
-  s.pending.mark(target);
+}
+
+void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
+  ordering_for_owner(target, disp, bytes);
+  window_state& s = state();
   if (s.at_owner.empty()) s.at_owner.assign(static_cast<std::size_t>(s.ranks), 0);
   ++s.at_owner[static_cast<std::size_t>(target)];
   ++s.at_owner_total;

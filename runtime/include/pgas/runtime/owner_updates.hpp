@@ -311,9 +311,9 @@ void fetch(window& w, std::span<const T> from, std::type_identity_t<const T*> ex
                        result);
     return;
   }
-  // Checked, and ordered after this image's earlier writes to the target (those through MPI
-  // complete, earlier batches applied), as an MPI atomic would be.
-  (void)w.reading_from("an atomic", target, disp, bytes);
+  // Checked, and ordered after this image's earlier writes to the target, as an MPI atomic
+  // would be: earlier batches go ahead of it on the engine's ordered channel.
+  w.ordering_for_owner(target, disp, bytes);
   detail::answer_slot<T> slot{result};
   const std::size_t count = from.size();
   std::span<std::byte> room = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),

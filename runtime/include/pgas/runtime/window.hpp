@@ -199,12 +199,13 @@ class window {
   [[nodiscard]] int world_rank_of(int target) const;
   /// This process's window of that name, or null if it has none (any more). Local.
   [[nodiscard]] static window* named(std::uint64_t name) noexcept;
-  /// For a batch of updates of `bytes` from `disp` on `target` that goes to the target as a
-  /// message for it to apply (not through RMA): the checks of writing_to, this process's
-  /// earlier writes to `target` completed (the batch follows them, whatever their kind), and
-  /// the batch awaited: flush(target), flush_all() and the sync points return only after
-  /// owner_applied(target) has said the target applied it, and a later write to overlapping
-  /// bytes waits for that first. Local.
+  /// For an update or atomic of `bytes` from `disp` on `target` that goes to the target as a
+  /// message for it to apply (not through RMA): the checks of writing_to, and this process's
+  /// earlier writes to `target` through MPI completed (it follows them). Local.
+  void ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes);
+  /// The same for a batch without an answer, which is then awaited: flush(target), flush_all(),
+  /// the sync points and a later write to or read from `target` wait until owner_applied(target)
+  /// has said the target applied it. Local.
   void sending_to_owner(int target, MPI_Aint disp, std::size_t bytes);
   /// The target has applied one batch of this process's (sending_to_owner). Local.
   void owner_applied(int target);
