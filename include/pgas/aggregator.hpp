@@ -3,10 +3,10 @@
 // bounded size and sent as one accumulate per owner when it fills. No other image takes part.
 
 #include <pgas/detail/in_place.hpp>
+#include <pgas/detail/to_owners.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/owner_updates.hpp>
 #include <pgas/transfers.hpp>
 
 #include <cstddef>
@@ -104,9 +104,11 @@ class aggregator {
       sending_values.swap(values);
       const bool in_place = detail::combine_in_place<value_type>(
           elements, sending_indices, [&](std::size_t u) { return sending_values[u]; }, op);
-      if (!in_place && elements.window().owner_applies_updates()) {
-        send_to_owners(elements, sending_indices, sending_values);
-      } else if (!in_place) {
+      const bool by_owner =
+          !in_place && elements.window().owner_applies_updates() &&
+          detail::send_to_owners<value_type>(elements, sending_indices, [&](std::size_t u) { return sending_values[u]; },
+                                             op, shares);
+      if (!in_place && !by_owner) {
         detail::combine_duplicates(sending_indices, sending_values, op);
         detail::accumulate_elements(std::span<const value_type>(sending_values),
                                     detail::list_walk(elements, std::span<const std::size_t>(sending_indices)), op);
@@ -118,44 +120,7 @@ class aggregator {
       values.swap(sending_values);
     }
 
-    // Each owner gets its updates as one batch it applies itself (runtime/owner_updates.hpp):
-    // sorted by owner here in one pass, no duplicates combined (the owner applies them in order).
-    template <class Elements>
-    void send_to_owners(const Elements& elements, const std::vector<std::size_t>& is,
-                        const std::vector<value_type>& vs) {
-      runtime::window& w = elements.window();
-      const auto images = static_cast<std::size_t>(w.ranks());
-      if (by_owner.size() != images) by_owner.assign(images, {});
-      for (std::size_t u = 0; u < is.size(); ++u) {
-        const auto place = elements.place_of(is[u]);
-        if (place.offset > UINT32_MAX) {  // parts past 2^32 elements go the general way
-          detail::accumulate_elements(std::span<const value_type>(vs), detail::list_walk(elements, std::span<const std::size_t>(is)), op);
-          for (auto& b : by_owner) {
-            b.offsets.clear();
-            b.values.clear();
-          }
-          return;
-        }
-        by_owner[place.image].offsets.push_back(static_cast<std::uint32_t>(place.offset));
-        by_owner[place.image].values.push_back(vs[u]);
-      }
-      // From the next image on, so that images do not all send to one owner first.
-      const std::size_t me = static_cast<std::size_t>(w.rank());
-      for (std::size_t k = 1; k <= images; ++k) {
-        const std::size_t img = (me + k) % images;
-        owner_batch& b = by_owner[img];
-        runtime::owner_updates::update_batch(w, static_cast<int>(img), elements.part_displacement(img),
-                                             elements.part_size(img), std::span<const std::uint32_t>(b.offsets),
-                                             std::span<const value_type>(b.values), op);
-        b.offsets.clear();
-        b.values.clear();
-      }
-    }
-    struct owner_batch {
-      std::vector<std::uint32_t> offsets;
-      std::vector<value_type> values;
-    };
-    std::vector<owner_batch> by_owner;  // kept between sendings for their room
+    std::vector<detail::owner_share<value_type>> shares;  // room for send_to_owners
 
     finder_type finder;
     std::size_t size;  // the container's, as of the last sending

@@ -8,6 +8,7 @@
 
 #include <pgas/detail/access.hpp>
 #include <pgas/detail/owner_batches.hpp>
+#include <pgas/detail/to_owners.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/reduce_op.hpp>
@@ -408,6 +409,15 @@ void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
   detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
   detail::require_indices("pgas::scatter_accumulate", indices, c.size());
   runtime::require_op_defined<T>(op);
+  if constexpr (requires { c.finder(); }) {
+    if (c.window().owner_applies_updates()) {
+      std::vector<detail::owner_share<T>> shares;
+      if (detail::send_to_owners<T>(c.finder().lock("pgas::scatter_accumulate"), indices,
+                                    [&values](std::size_t k) { return values[k]; }, op, shares)) {
+        return;
+      }
+    }
+  }
   std::vector<std::size_t> distinct(indices.begin(), indices.end());
   std::vector<T> combined(values.begin(), values.end());
   detail::combine_duplicates(distinct, combined, op);

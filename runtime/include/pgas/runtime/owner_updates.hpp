@@ -41,10 +41,18 @@ struct batch_header {
   std::int64_t first;  // the displacement of the batch's lowest element
   std::uint32_t count;
   std::uint8_t op;
-  std::uint8_t wide;  // offsets are 8 bytes (else 4)
+  std::uint8_t offsets;  // how the elements are named: an offset_kind
   std::uint16_t unused;
 };
 static_assert(sizeof(batch_header) == 24);
+
+// A batch's elements: each by a 4- or 8-byte offset from `first`, or consecutive from one 8-byte
+// offset (a bulk accumulate: no offset per element).
+enum offset_kind : std::uint8_t { offsets_4, offsets_8, consecutive };
+inline std::size_t offsets_bytes(offset_kind kind, std::size_t count) {
+  const std::size_t bytes = kind == consecutive ? 8 : count * (kind == offsets_8 ? 8 : 4);
+  return (bytes + 7) / 8 * 8;
+}
 
 // An atomic with a result: the window, where, how many elements, and where the caller waits.
 struct fetch_header {
@@ -100,7 +108,6 @@ void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
   statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
 }
 
-inline std::size_t padded(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
 
 struct applied_note {
   std::uint64_t window_name;
@@ -127,16 +134,18 @@ void on_batch(std::size_t source, std::span<const std::byte> payload) {
   const auto h = read<batch_header>(payload.data());
   window& w = named(h.window_name);
   const std::byte* offsets = payload.data() + sizeof h;
-  const std::byte* values = offsets + padded(h.count * (h.wide != 0 ? 8 : 4));
+  const auto kind = static_cast<offset_kind>(h.offsets);
+  const std::byte* values = offsets + offsets_bytes(kind, h.count);
   const auto value = [values](std::size_t k) { return read<T>(values + k * sizeof(T)); };
+  const auto op = static_cast<reduce_op>(h.op);
   // The sender checked the whole batch against what this image exposes.
   auto* to = static_cast<T*>(w.own_memory_for_update(h.first));
-  if (h.wide != 0) {
-    apply(to, h.count, static_cast<reduce_op>(h.op),
-          [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); }, value);
+  if (kind == offsets_8) {
+    apply(to, h.count, op, [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); }, value);
+  } else if (kind == offsets_4) {
+    apply(to, h.count, op, [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); }, value);
   } else {
-    apply(to, h.count, static_cast<reduce_op>(h.op),
-          [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); }, value);
+    apply(to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
   }
   const applied_note note{h.window_name, w.rank()};
   std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(), &note, sizeof note);
@@ -192,15 +201,15 @@ struct batch_room {
   std::byte* values;
 };
 template <class T>
-batch_room start_batch(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, bool wide) {
-  const std::size_t offsets_bytes = padded(count * (wide ? 8 : 4));
+batch_room start_batch(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, offset_kind kind) {
+  const std::size_t offsets = offsets_bytes(kind, count);
   std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&on_batch<T>),
-                                    sizeof(batch_header) + offsets_bytes + count * sizeof(T))
+                                    sizeof(batch_header) + offsets + count * sizeof(T))
                       .data();
   const batch_header h{w.name(), static_cast<std::int64_t>(disp), static_cast<std::uint32_t>(count),
-                       static_cast<std::uint8_t>(op), static_cast<std::uint8_t>(wide ? 1 : 0), 0};
+                       static_cast<std::uint8_t>(op), kind, 0};
   std::memcpy(at, &h, sizeof h);
-  return {at + sizeof h, at + sizeof h + offsets_bytes};
+  return {at + sizeof h, at + sizeof h + offsets};
 }
 
 // Updates per message, for offsets of `offset_bytes`: what the engine's largest message holds.
@@ -244,7 +253,7 @@ void update(window& w, const T* from, const element_runs& origin, int target, MP
         if (count == in_message) {  // the next message
           in_message = std::min(most, elements - sent);
           w.sending_to_owner(target, disp, bytes);
-          room = detail::start_batch<T>(w, target, disp, in_message, op, wide);
+          room = detail::start_batch<T>(w, target, disp, in_message, op, wide ? detail::offsets_8 : detail::offsets_4);
           count = 0;
         }
         std::byte* offsets = room.offsets;
@@ -266,9 +275,21 @@ void update(window& w, const T* from, const element_runs& origin, int target, MP
 /// The same for `from.size()` consecutive elements at `disp`.
 template <class T>
 void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
-  element_runs runs;
-  runs.add(0, from.size());
-  update(w, from.data(), runs, target, disp, runs, op);
+  if (from.empty()) return;
+  if (target == w.rank()) {
+    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, from.size_bytes())), from.size(), op,
+                  [](std::size_t k) { return k; }, [&from](std::size_t k) { return from[k]; });
+    return;
+  }
+  const std::size_t most = detail::per_message<T>(8);
+  for (std::size_t first = 0; first < from.size(); first += most) {
+    const std::size_t n = std::min(most, from.size() - first);
+    w.sending_to_owner(target, disp, from.size_bytes());
+    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, detail::consecutive);
+    const std::uint64_t start = first;
+    std::memcpy(room.offsets, &start, 8);
+    std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
+  }
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`
@@ -290,7 +311,7 @@ void update_batch(window& w, int target, MPI_Aint disp, std::size_t part_element
   for (std::size_t first = 0; first < offsets.size(); first += most) {
     const std::size_t n = std::min(most, offsets.size() - first);
     w.sending_to_owner(target, disp, bytes);
-    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, false);
+    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, detail::offsets_4);
     std::memcpy(room.offsets, offsets.data() + first, n * 4);
     std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
   }
