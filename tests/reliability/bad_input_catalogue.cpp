@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <complex>
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -588,6 +590,21 @@ TEST_F(BadInput, bitwise_accumulate_of_floating_point_elements) {
   pgas::sync_all();
   EXPECT_EQ(a[0].get(), 0.0);  // nothing was combined
   EXPECT_EQ(a[1].get(), 0.0);
+  pgas::sync_all();
+}
+
+TEST_F(BadInput, min_or_max_accumulate_of_complex_elements) {
+  using complex = std::complex<double>;
+  pgas::array<complex> a(2 * images());
+  const std::vector<std::size_t> idx{0, 1};
+  const std::vector<complex> v{{1.0, 1.0}, {2.0, -1.0}};
+  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const complex>(v),
+                                        pgas::reduce_op::max),
+               pgas::usage_error);
+  EXPECT_THROW(pgas::aggregator(a, pgas::reduce_op::min, 8), pgas::usage_error);
+  pgas::sync_all();
+  EXPECT_EQ(a[0].get(), complex{});  // nothing was combined
+  EXPECT_EQ(a[1].get(), complex{});
   pgas::sync_all();
 }
 
