@@ -5,6 +5,7 @@
 #include "window_state.hpp"
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <string>
 
@@ -66,6 +67,9 @@ void return_to_passive(window_state& s) {
 void window::begin_fence_phase() {
   window_state& s = state();
   require_passive("begin_fence_phase");
+  // Updates sent for owners to apply, from every image, are applied before the phase: inside
+  // it MPI carries them, and an image in MPI_Win_fence applies nothing.
+  if (s.owner_applies && messages::running()) messages::quiescent_barrier(s.comm);
   leave_passive(s);
   check(MPI_Win_fence(MPI_MODE_NOPRECEDE, s.win), "MPI_Win_fence");
   s.mode = epoch::fence;
@@ -94,6 +98,9 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
   const group all = get_group();
   const group exposure = group::include(all.native(), origins);
   const group accessed = group::include(all.native(), targets);
+  // This image's updates sent for owners to apply are applied before the phase (its
+  // neighbours serve them while they wait to be posted to).
+  await_owners(s);
   leave_passive(s);
   // Post before start: a process waiting in start for its targets' posts must already have
   // posted its own exposure, or two neighbours could wait for each other.

@@ -117,4 +117,16 @@ TEST(FencePhase, writes_in_a_phase_are_visible_after_each_fence) {
   pgas::sync_all();
 }
 
+TEST(FencePhase, an_update_made_before_the_phase_is_in_place_inside_it) {
+  const std::size_t me = pgas::this_image();
+  const std::size_t n = pgas::num_images();
+  pgas::array<long> a(n);
+  a[(me + 1) % n] += static_cast<long>(me) + 10;  // no sync point before the phase
+  {
+    pgas::fence_phase phase(a);
+    EXPECT_EQ(a.local()[0], static_cast<long>((me + n - 1) % n) + 10);
+  }
+  pgas::sync_all();
+}
+
 }  // namespace
