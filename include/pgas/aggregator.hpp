@@ -3,7 +3,6 @@
 // bounded size and sent as one accumulate per owner when it fills. No other image takes part.
 
 #include <pgas/detail/in_place.hpp>
-#include <pgas/detail/to_owners.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
@@ -104,15 +103,7 @@ class aggregator {
       sending_values.swap(values);
       const bool in_place = detail::combine_in_place<value_type>(
           elements, sending_indices, [&](std::size_t u) { return sending_values[u]; }, op);
-      const bool by_owner =
-          !in_place && elements.window().owner_applies_updates() &&
-          detail::send_to_owners<value_type>(elements, sending_indices, [&](std::size_t u) { return sending_values[u]; },
-                                             op, shares);
-      if (!in_place && !by_owner) {
-        detail::combine_duplicates(sending_indices, sending_values, op);
-        detail::accumulate_elements(std::span<const value_type>(sending_values),
-                                    detail::list_walk(elements, std::span<const std::size_t>(sending_indices)), op);
-      }
+      if (!in_place) detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
       // The buffers' room goes back for the next batch.
       sending_indices.clear();
       sending_values.clear();
@@ -120,7 +111,7 @@ class aggregator {
       values.swap(sending_values);
     }
 
-    std::vector<detail::owner_share<value_type>> shares;  // room for send_to_owners
+    std::vector<detail::owner_share<value_type>> shares;  // room for accumulate_scattered
 
     finder_type finder;
     std::size_t size;  // the container's, as of the last sending

@@ -283,6 +283,27 @@ auto list_walk(C& c, std::span<const std::size_t> indices) {
   };
 }
 
+// c[indices[u]] op= values[u] for every u (indices checked already): the one place that chooses
+// how scattered accumulates travel. Where the owners apply updates (no shared memory), each
+// owner gets one batch (to_owners.hpp); otherwise updates of one index are combined and each
+// owner gets one accumulate (MPI, or in place). `c`: a container or its locked_elements; the
+// lists may be reordered. `shares`: room reused between calls. Local.
+template <class T, class C>
+void accumulate_scattered(C& c, std::vector<std::size_t>& indices, std::vector<T>& values, runtime::reduce_op op,
+                          std::vector<owner_share<T>>& shares) {
+  const auto value = [&values](std::size_t u) { return values[u]; };
+  if constexpr (requires { c.place_of(0); }) {
+    if (c.window().owner_applies_updates() && send_to_owners<T>(c, indices, value, op, shares)) return;
+  } else if constexpr (requires { c.finder(); }) {
+    if (c.window().owner_applies_updates() &&
+        send_to_owners<T>(c.finder().lock("a scattered accumulate"), indices, value, op, shares)) {
+      return;
+    }
+  }
+  combine_duplicates(indices, values, op);
+  accumulate_elements(std::span<const T>(values), list_walk(c, std::span<const std::size_t>(indices)), op);
+}
+
 template <class F>
 future<void> future_of(F start) {
   auto source = std::make_unique<started_source>();
@@ -409,20 +430,10 @@ void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
   detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
   detail::require_indices("pgas::scatter_accumulate", indices, c.size());
   runtime::require_op_defined<T>(op);
-  if constexpr (requires { c.finder(); }) {
-    if (c.window().owner_applies_updates()) {
-      std::vector<detail::owner_share<T>> shares;
-      if (detail::send_to_owners<T>(c.finder().lock("pgas::scatter_accumulate"), indices,
-                                    [&values](std::size_t k) { return values[k]; }, op, shares)) {
-        return;
-      }
-    }
-  }
-  std::vector<std::size_t> distinct(indices.begin(), indices.end());
+  std::vector<std::size_t> listed(indices.begin(), indices.end());
   std::vector<T> combined(values.begin(), values.end());
-  detail::combine_duplicates(distinct, combined, op);
-  detail::accumulate_elements(std::span<const T>(combined),
-                              detail::list_walk(c, std::span<const std::size_t>(distinct)), op);
+  std::vector<detail::owner_share<T>> shares;
+  detail::accumulate_scattered(c, listed, combined, op, shares);
 }
 
 }  // namespace pgas

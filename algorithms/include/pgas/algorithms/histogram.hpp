@@ -4,7 +4,6 @@
 
 #include <pgas/algorithms/detail.hpp>
 #include <pgas/detail/in_place.hpp>
-#include <pgas/detail/to_owners.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/sync.hpp>
@@ -104,15 +103,8 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
     values.push_back(static_cast<C>(value(u++)));
   }
   if (!runtime::everyone(!bad, runtime::current_comm())) return;
-  if (bins.window().owner_applies_updates()) {
-    std::vector<owner_share<C>> shares;
-    if (send_to_owners<C>(bins.finder().lock("pgas::histogram"), indices,
-                          [&values](std::size_t k) { return values[k]; }, op, shares)) {
-      return;
-    }
-  }
-  combine_duplicates(indices, values, op);
-  accumulate_elements(std::span<const C>(values), list_walk(bins, std::span<const std::size_t>(indices)), op);
+  std::vector<owner_share<C>> shares;
+  accumulate_scattered(bins, indices, values, op, shares);
 }
 
 // Combines bins[indices[u]] op= value(u) with the processor's atomics, straight into the memory

@@ -221,6 +221,22 @@ std::size_t per_message(std::size_t offset_bytes) {
 
 }  // namespace detail
 
+namespace detail {
+// Sends `count` updates to `target` as batches of at most one engine message each, naming
+// their elements by `kind`; fill(first, n, room) writes updates first..first+n-1 into a
+// batch's room. Each batch is awaited by the window (sending_to_owner: `bytes` from `disp`).
+template <class T, class Fill>
+void send_batches(window& w, int target, MPI_Aint disp, std::size_t bytes, std::size_t count, reduce_op op,
+                  offset_kind kind, Fill fill) {
+  const std::size_t most = per_message<T>(kind == offsets_4 ? 4 : 8);
+  for (std::size_t first = 0; first < count; first += most) {
+    const std::size_t n = std::min(most, count - first);
+    w.sending_to_owner(target, disp, bytes);
+    fill(first, n, start_batch<T>(w, target, disp, n, op, kind));
+  }
+}
+}  // namespace detail
+
 /// Makes `target`'s elements at `disp` + the `target_runs` take `op` with the `origin` runs of
 /// `from` (as many elements), by the owner: applied here at once when this image is the
 /// target, else sent as batches of at most one engine message each. Local; `from` may be reused
@@ -230,46 +246,31 @@ template <class T>
 void update(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
             const element_runs& target_runs, reduce_op op) {
   if (origin.empty()) return;
+  // The pairs in order: origin positions and target offsets.
+  std::vector<MPI_Aint> o;
+  std::vector<MPI_Aint> t;
+  runtime::detail::for_each_paired_element(
+      origin, target_runs, [&](MPI_Aint a, MPI_Aint b) { o.push_back(a); t.push_back(b); }, [](MPI_Aint) {});
   const std::size_t bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
   if (target == w.rank()) {
-    auto* to = static_cast<T*>(w.own_memory_for_update(disp, bytes));
-    std::vector<MPI_Aint> o;
-    std::vector<MPI_Aint> t;
-    runtime::detail::for_each_paired_element(
-        origin, target_runs, [&](MPI_Aint a, MPI_Aint b) { o.push_back(a); t.push_back(b); }, [](MPI_Aint) {});
-    detail::apply(to, o.size(), op, [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
+    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, bytes)), o.size(), op,
+                  [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
     return;
   }
-  const std::size_t elements = target_runs.elements();
   const bool wide = static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
-  const std::size_t most = detail::per_message<T>(wide ? 8 : 4);
-  detail::batch_room room{};
-  std::size_t sent = 0;
-  std::size_t count = 0;
-  std::size_t in_message = 0;
-  runtime::detail::for_each_paired_element(
-      origin, target_runs,
-      [&](MPI_Aint o, MPI_Aint t) {
-        if (count == in_message) {  // the next message
-          in_message = std::min(most, elements - sent);
-          w.sending_to_owner(target, disp, bytes);
-          room = detail::start_batch<T>(w, target, disp, in_message, op, wide ? detail::offsets_8 : detail::offsets_4);
-          count = 0;
-        }
-        std::byte* offsets = room.offsets;
-        std::byte* values = room.values;
-        if (wide) {
-          const auto v = static_cast<std::uint64_t>(t);
-          std::memcpy(offsets + 8 * count, &v, 8);
-        } else {
-          const auto v = static_cast<std::uint32_t>(t);
-          std::memcpy(offsets + 4 * count, &v, 4);
-        }
-        std::memcpy(values + sizeof(T) * count, from + o, sizeof(T));
-        ++count;
-        ++sent;
-      },
-      [](MPI_Aint) {});
+  detail::send_batches<T>(w, target, disp, bytes, o.size(), op, wide ? detail::offsets_8 : detail::offsets_4,
+                          [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
+                            for (std::size_t k = 0; k < n; ++k) {
+                              if (wide) {
+                                const auto v = static_cast<std::uint64_t>(t[first + k]);
+                                std::memcpy(room.offsets + 8 * k, &v, 8);
+                              } else {
+                                const auto v = static_cast<std::uint32_t>(t[first + k]);
+                                std::memcpy(room.offsets + 4 * k, &v, 4);
+                              }
+                              std::memcpy(room.values + sizeof(T) * k, from + o[first + k], sizeof(T));
+                            }
+                          });
 }
 
 /// The same for `from.size()` consecutive elements at `disp`.
@@ -281,15 +282,12 @@ void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduc
                   [](std::size_t k) { return k; }, [&from](std::size_t k) { return from[k]; });
     return;
   }
-  const std::size_t most = detail::per_message<T>(8);
-  for (std::size_t first = 0; first < from.size(); first += most) {
-    const std::size_t n = std::min(most, from.size() - first);
-    w.sending_to_owner(target, disp, from.size_bytes());
-    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, detail::consecutive);
-    const std::uint64_t start = first;
-    std::memcpy(room.offsets, &start, 8);
-    std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
-  }
+  detail::send_batches<T>(w, target, disp, from.size_bytes(), from.size(), op, detail::consecutive,
+                          [&from](std::size_t first, std::size_t n, const detail::batch_room& room) {
+                            const std::uint64_t start = first;
+                            std::memcpy(room.offsets, &start, 8);
+                            std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
+                          });
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`
@@ -307,14 +305,11 @@ void update_batch(window& w, int target, MPI_Aint disp, std::size_t part_element
                   [&offsets](std::size_t k) { return offsets[k]; }, [&values](std::size_t k) { return values[k]; });
     return;
   }
-  const std::size_t most = detail::per_message<T>(4);
-  for (std::size_t first = 0; first < offsets.size(); first += most) {
-    const std::size_t n = std::min(most, offsets.size() - first);
-    w.sending_to_owner(target, disp, bytes);
-    const detail::batch_room room = detail::start_batch<T>(w, target, disp, n, op, detail::offsets_4);
-    std::memcpy(room.offsets, offsets.data() + first, n * 4);
-    std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
-  }
+  detail::send_batches<T>(w, target, disp, bytes, offsets.size(), op, detail::offsets_4,
+                          [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
+                            std::memcpy(room.offsets, offsets.data() + first, n * 4);
+                            std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
+                          });
 }
 
 /// Atomically, for each k: result[k] = element k at `disp` on `target`, which becomes
