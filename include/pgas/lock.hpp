@@ -82,6 +82,8 @@ class lock_type {
   }
 
  private:
+  friend struct lock_queue_inspection;  // tests: which image asked last
+
   // Image i's cells: the queue's tail for the lock on i, then for each image t its queue node
   // for the lock on t (who follows it, and whether it still waits). Values name an image as
   // its number + 1; 0 is none.

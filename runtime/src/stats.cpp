@@ -22,7 +22,7 @@ void start_from_environment() {
 
 namespace {
 
-constexpr int fields = 20;
+constexpr int fields = 21;
 
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {&s.puts,        &s.gets,       &s.accumulates,     &s.atomics,
@@ -37,13 +37,14 @@ void flatten(const rma_stats& s, double* out) {
   out[k++] = s.sync_seconds;
   out[k++] = static_cast<double>(s.windows_created);
   out[k++] = static_cast<double>(s.windows_from_pool);
+  out[k++] = static_cast<double>(s.windows_freed);
 }
 
 void print_row(const char* who, const double* f) {
   // Operations, then bytes in MiB, for each kind of transfer.
   std::printf("%-6s", who);
   for (int k = 0; k < 16; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
-  std::printf(" %8.0f %9.4f %7.0f %6.0f\n", f[16], f[17], f[18], f[19]);
+  std::printf(" %8.0f %9.4f %7.0f %6.0f %6.0f\n", f[16], f[17], f[18], f[19], f[20]);
 }
 
 }  // namespace
@@ -60,10 +61,10 @@ void print_table(MPI_Comm comm) {
   check(MPI_Gather(mine, fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, comm), "MPI_Gather");
   if (rank != 0) return;
   std::printf("pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
-              "them; windows created and taken from the pool\n");
-  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s\n", "image", "MPI puts", "MPI gets",
+              "them; windows created, taken from the pool and freed\n");
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n", "image", "MPI puts", "MPI gets",
               "MPI accumulates", "MPI atomics", "peer stores", "peer loads", "in-place updates", "owner updates", "syncs",
-              "sync s", "windows", "pool");
+              "sync s", "windows", "pool", "freed");
   std::vector<double> total(fields, 0.0);
   for (int r = 0; r < size; ++r) {
     const double* row = all.data() + static_cast<std::size_t>(r) * fields;

@@ -5,6 +5,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <algorithm>
 #include <deque>
@@ -27,6 +28,7 @@ std::deque<std::unique_ptr<window_state>>& kept() {
 void free_kept(window_state& s) noexcept {
   report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);
   report(MPI_Win_free(&s.win), "MPI_Win_free", s.rank);
+  if (statistics::enabled) ++statistics::counters.windows_freed;
 }
 
 }  // namespace

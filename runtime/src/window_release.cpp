@@ -7,6 +7,7 @@
 
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <cstdio>
 #include <exception>
@@ -79,6 +80,7 @@ void window::release() noexcept {
     if (s.mode == epoch::passive) report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);
     for (const auto& r : s.attached) report(MPI_Win_detach(s.win, r.base), "MPI_Win_detach", s.rank);
     report(MPI_Win_free(&s.win), "MPI_Win_free", s.rank);
+    if (statistics::enabled) ++statistics::counters.windows_freed;
     if (s.owned_memory != nullptr) report(MPI_Free_mem(s.owned_memory), "MPI_Free_mem", s.rank);
   }
   s_.reset();

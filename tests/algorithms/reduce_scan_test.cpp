@@ -35,7 +35,10 @@ TYPED_TEST(Algorithms, reduce_transform_reduce_dot_and_queries) {
     EXPECT_EQ(pgas::count_if(a, neg), static_cast<std::size_t>(std::count_if(ref.begin(), ref.end(), neg)));
     EXPECT_EQ(pgas::find_if(a, neg), static_cast<std::size_t>(std::find_if(ref.begin(), ref.end(), neg) - ref.begin()));
     EXPECT_EQ(pgas::find(a, 12345L), n);
+    // Both answers: true where every value passes, and false where exactly one might not.
     EXPECT_EQ(pgas::all_of(a, [](long x) { return x >= -500; }), true);
+    const auto above_last = [&](long x) { return n == 0 || x != ref.back(); };
+    EXPECT_EQ(pgas::all_of(a, above_last), std::all_of(ref.begin(), ref.end(), above_last));
     EXPECT_EQ(pgas::any_of(a, neg), std::any_of(ref.begin(), ref.end(), neg));
     EXPECT_EQ(pgas::none_of(a, neg), std::none_of(ref.begin(), ref.end(), neg));
     EXPECT_TRUE(pgas::equal(a, b));

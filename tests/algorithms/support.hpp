@@ -43,6 +43,16 @@ void load(A& a, const std::vector<long>& ref) {
   pgas::sync_all();
 }
 
+// How many elements of this image's part differ from want(global index): each image checks its
+// own part against the serial reference, independently of the library's movers.
+template <class A, class F>
+std::size_t mismatches(A& a, F want) {
+  std::size_t wrong = 0;
+  const auto mine = a.local();
+  for (std::size_t k = 0; k < mine.size(); ++k) wrong += mine[k] != want(a.global_index(k)) ? 1u : 0u;
+  return wrong;
+}
+
 template <class A>
 std::vector<long> gather(A& a) {
   std::vector<long> out;

@@ -72,9 +72,13 @@ TEST(ArrayCollectives, started_forms_complete_with_the_same_results) {
 
 TEST(ArrayCollectives, empty_arrays_are_fine) {
   std::vector<double> none;
-  pgas::co_sum(std::span<double>(none));
-  pgas::co_broadcast(std::span<double>(none), 0);
-  SUCCEED();
+  EXPECT_NO_THROW(pgas::co_sum(std::span<double>(none)));
+  EXPECT_NO_THROW(pgas::co_broadcast(std::span<double>(none), 0));
+  // Every image took part in both alike: the next collective pairs up as usual.
+  std::vector<double> one{static_cast<double>(pgas::this_image())};
+  pgas::co_sum(std::span<double>(one));
+  const double p = static_cast<double>(pgas::num_images());
+  EXPECT_EQ(one[0], p * (p - 1) / 2);
 }
 
 }  // namespace

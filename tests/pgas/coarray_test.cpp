@@ -40,9 +40,10 @@ TEST(Coarray, a_token_goes_around_the_ring_with_sync_images) {
     token(right()) = *token + static_cast<long>(me());
     pgas::sync_images({right()});
   }
-  if (me() == 0) {
-    EXPECT_EQ(*token, 1 + static_cast<long>(images() * (images() - 1) / 2));
-  }
+  // Image k > 0 holds what its left neighbour passed: 1 + 1 + 2 + ... + (k - 1); image 0 the
+  // whole sum back from the last image.
+  const std::size_t k = me() == 0 ? images() : me();
+  EXPECT_EQ(*token, 1 + static_cast<long>(k * (k - 1) / 2));
   pgas::sync_all();
 }
 

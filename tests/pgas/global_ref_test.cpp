@@ -34,10 +34,13 @@ TYPED_TEST(GlobalRef, plus_equal_is_atomic_with_other_accumulates) {
 TYPED_TEST(GlobalRef, fetch_add_hands_out_each_ticket_once_and_mixes_with_plus_equal) {
   pgas::array<long, TypeParam> a(3);
   constexpr int per_image = 100;
+  constexpr long high = 1L << 32;
   std::vector<long> tickets;
   for (int k = 0; k < per_image; ++k) {
-    tickets.push_back(a[1].fetch_add(1));
-    a[1] += 0;  // accumulates of another kind interleave without breaking atomicity
+    // Accumulates of another kind interleave without breaking atomicity: they count in the high
+    // bits, tickets in the low ones, and a lost update of either shows.
+    tickets.push_back(a[1].fetch_add(1) & (high - 1));
+    a[1] += high;
   }
   const auto p = pgas::num_images();
   std::vector<long> all(tickets.size() * p);
@@ -50,6 +53,9 @@ TYPED_TEST(GlobalRef, fetch_add_hands_out_each_ticket_once_and_mixes_with_plus_e
   }
   std::sort(all.begin(), all.end());
   for (std::size_t k = 0; k < all.size(); ++k) EXPECT_EQ(all[k], static_cast<long>(k));
+  pgas::sync_all();
+  const long total = static_cast<long>(p) * per_image;
+  EXPECT_EQ(a[1].get(), total * high + total);
   pgas::sync_all();
 }
 

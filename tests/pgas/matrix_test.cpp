@@ -89,13 +89,15 @@ TEST(MatrixShapes, fewer_rows_than_images_leaves_some_images_empty_and_works) {
   pgas::matrix<int> m(2, 3, 1, pgas::boundary::periodic);
   for (std::size_t i = 0; i < m.local_rows(); ++i) m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i + 1);
   m.exchange_halo();
-  if (m.local_rows() == 1) {
-    const int other = pgas::num_images() == 1 ? 1 : (m.first_row() == 0 ? 2 : 1);
-    if (pgas::num_images() > 1) {
-      EXPECT_EQ(m.local()(-1, 0), other);
-      EXPECT_EQ(m.local()(1, 0), other);
-    }
+  // Every image: its rows and ghost rows hold row r's value (r mod 2) + 1, periodic; images
+  // past the second own nothing, and the two rows are owned once in all.
+  const auto rows = static_cast<std::ptrdiff_t>(m.local_rows());
+  for (std::ptrdiff_t i = rows > 0 ? -1 : 0; i < (rows > 0 ? rows + 1 : 0); ++i) {
+    const auto r = (static_cast<std::ptrdiff_t>(m.first_row()) + i + 2) % 2;
+    EXPECT_EQ(m.local()(i, 0), static_cast<int>(r) + 1) << "local row " << i;
   }
+  EXPECT_EQ(m.local_rows(), pgas::this_image() < 2 ? (pgas::num_images() == 1 ? 2u : 1u) : 0u);
+  EXPECT_EQ(pgas::co_sum(m.local_rows()), 2u);
   pgas::sync_all();
 }
 

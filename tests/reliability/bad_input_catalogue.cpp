@@ -528,7 +528,19 @@ TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_afte
   std::optional<pgas::array<long>> gone(std::in_place, 2 * images());
   pgas::aggregator orphan(*gone, pgas::reduce_op::sum, 8);
   orphan.add(1, 5);
+  // Counted here only: each image's held update must be applied somewhere before the memory
+  // goes (in place, by its owner, or by an MPI accumulate), once.
+  const bool was_counting = pgas::runtime::statistics::enabled;
+  pgas::runtime::statistics::enabled = true;
+  const auto applied = [] {
+    const pgas::rma_stats& s = pgas::stats();
+    return s.in_place_updates.operations + s.owner_updates.operations + s.accumulates.operations;
+  };
+  const auto before = applied();
   gone.reset();  // collective; sends what orphan holds first
+  const auto during = applied() - before;
+  pgas::runtime::statistics::enabled = was_counting;
+  EXPECT_EQ(pgas::co_sum(static_cast<long>(during)), static_cast<long>(images()));
   EXPECT_EQ(orphan.held_updates(), 0u);
   EXPECT_THROW(orphan.add(0, 1), pgas::usage_error);
   orphan.flush();  // nothing held: nothing to say

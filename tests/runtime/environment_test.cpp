@@ -5,9 +5,23 @@
 #include <pgas/runtime/team.hpp>
 #include <pgas/sync.hpp>
 
+#include <pgas/coarray.hpp>
+
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 namespace {
+
+// Image `me` writes its number + 1 into slot `me` of every image in `to`. Odd images first wait
+// a little, so a sync that let an image leave before the others arrived would be caught reading
+// a slot not yet written (a correct sync passes whatever the timing).
+void write_late_into(pgas::coarray<long[4]>& slots, const std::vector<int>& to) {
+  const auto me = pgas::this_image();
+  if (me % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int img : to) slots(static_cast<std::size_t>(img))[me] = static_cast<long>(me) + 1;
+}
 
 TEST(Environment, images_match_mpi) {
   int rank = -1;
@@ -64,9 +78,14 @@ TEST(Team, numbers_parents_and_the_shared_memory_team) {
 }
 
 TEST(SyncImages, all_images_meets_every_other_image) {
+  const int n = static_cast<int>(pgas::num_images());
+  pgas::coarray<long[4]> slots;
+  std::vector<int> everyone;
+  for (int img = 0; img < n; ++img) everyone.push_back(img);
+  write_late_into(slots, everyone);
   pgas::sync_images(pgas::all_images);
-  pgas::sync_images(pgas::all_images);
-  SUCCEED();
+  for (int img = 0; img < n; ++img) EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from image " << img;
+  pgas::sync_images(pgas::all_images);  // nobody rewrites a slot another still reads
 }
 
 TEST(SyncImages, pairs_of_images_meet_and_bad_lists_are_refused) {
@@ -80,7 +99,13 @@ TEST(SyncImages, pairs_of_images_meet_and_bad_lists_are_refused) {
   // Ring: each image names both neighbours, who name it back.
   std::vector<int> ring{(me + 1) % n};
   if ((me + n - 1) % n != ring[0]) ring.push_back((me + n - 1) % n);
-  if (n > 1) pgas::runtime::sync_images(ring);
+  pgas::coarray<long[4]> slots;
+  if (n > 1) {
+    write_late_into(slots, ring);
+    pgas::runtime::sync_images(ring);
+    for (int img : ring) EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from neighbour " << img;
+  }
+  pgas::sync_all();
   pgas::runtime::sync_images({});
   pgas::runtime::sync_images({me});  // naming oneself is allowed and returns at once
 }

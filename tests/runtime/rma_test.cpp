@@ -243,6 +243,11 @@ TEST(MpiError, names_the_call_the_image_and_mpis_message) {
     const std::string what = e.what();
     EXPECT_NE(what.find("MPI_Put"), std::string::npos) << what;
     EXPECT_NE(what.find("image " + std::to_string(me())), std::string::npos) << what;
+    // MPI's own words for the error, as MPI_Error_string gives them.
+    char mpis[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(MPI_ERR_RANK, mpis, &length);
+    EXPECT_NE(what.find(std::string(mpis, static_cast<std::size_t>(length))), std::string::npos) << what;
   }
 }
 

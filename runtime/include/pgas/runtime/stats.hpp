@@ -31,6 +31,7 @@ struct rma_stats {
   double sync_seconds = 0;          ///< time spent in them
   std::uint64_t windows_created = 0;    ///< MPI windows made
   std::uint64_t windows_from_pool = 0;  ///< container windows reused from the window pool
+  std::uint64_t windows_freed = 0;      ///< MPI windows freed (at release, or leaving the pool)
 };
 
 /// This image's counters so far: all zero unless PGAS_STATS=1. Local.
