@@ -118,6 +118,41 @@ TEST(AggregatorSums, duplicates_combine_and_each_sync_point_sends_what_is_held) 
   pgas::sync_all();
 }
 
+// Each kind of sync point alone delivers what an aggregator holds: the image to the right reads
+// the update after nothing but that sync point (and, for sync_memory, a flag it orders).
+TEST(AggregatorSums, each_kind_of_sync_point_alone_sends_what_is_held) {
+  const std::size_t right = (me() + 1) % images();
+  const std::size_t left = (me() + images() - 1) % images();
+  std::vector<std::size_t> neighbours{left};
+  if (right != left) neighbours.push_back(right);
+  pgas::array<long> a(images());          // element i on image i
+  pgas::array<std::int64_t> flag(images());
+  pgas::event ev;
+  pgas::aggregator agg(a, pgas::reduce_op::sum, 64);
+  long expected = 0;  // what the left neighbour has added to this image's element so far
+  const auto round = [&](const char* kind, auto sync_point) {
+    agg.add(right, 7);
+    expected += 7;
+    sync_point();
+    EXPECT_EQ(agg.held_updates(), 0u) << kind;
+    EXPECT_EQ(a.local()[0], expected) << kind;
+    pgas::sync_all();  // nobody adds again before every image has read
+  };
+  round("sync_all", [] { pgas::sync_all(); });
+  round("sync_images", [&] { pgas::sync_images(neighbours); });
+  round("event post and wait", [&] {
+    ev.post(right);
+    ev.wait();
+  });
+  round("sync_memory then a flag", [&] {
+    pgas::sync_memory();
+    flag[right].atomic_store(static_cast<std::int64_t>(expected));
+    const pgas::global_ref<std::int64_t> mine = flag[me()];
+    while (mine.atomic_load() != static_cast<std::int64_t>(expected)) pgas::progress();
+    pgas::sync_memory();
+  });
+}
+
 TEST(AggregatorSums, images_add_different_numbers_and_flush_at_different_times) {
   pgas::array<long> a(5 * images());
   pgas::aggregator agg(a, pgas::reduce_op::sum, 3);

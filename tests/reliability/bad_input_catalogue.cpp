@@ -199,6 +199,79 @@ TEST_F(BadInput, moved_from_vector_says_so) {
   pgas::sync_all();
 }
 
+// Every member that reaches the container's state, on every kind of container: a moved-from
+// one says so on each, never crashes or answers from nothing. (Sizes and counters held outside
+// the state, like vector::capacity(), answer 0.)
+TEST_F(BadInput, moved_from_containers_refuse_every_member) {
+  // NOLINTBEGIN(bugprone-use-after-move)
+  pgas::array<int> a(4 * images());
+  const pgas::array<int> a2(std::move(a));
+  const pgas::array<int>& ca = a;
+  EXPECT_THROW((void)a.size(), pgas::usage_error);
+  EXPECT_THROW((void)a.empty(), pgas::usage_error);
+  EXPECT_THROW((void)a.distribution(), pgas::usage_error);
+  EXPECT_THROW((void)a.owner(0), pgas::usage_error);
+  EXPECT_THROW((void)a.local(), pgas::usage_error);
+  EXPECT_THROW((void)ca.local(), pgas::usage_error);
+  EXPECT_THROW((void)a.local_size_of(0), pgas::usage_error);
+  EXPECT_THROW((void)a.global_index(0), pgas::usage_error);
+  EXPECT_THROW((void)a.layout(), pgas::usage_error);
+  EXPECT_THROW((void)a.segments(), pgas::usage_error);
+  EXPECT_THROW((void)a[0], pgas::usage_error);
+  EXPECT_THROW((void)ca[0], pgas::usage_error);
+  EXPECT_THROW((void)a.at(0), pgas::usage_error);
+  EXPECT_THROW((void)a.end(), pgas::usage_error);
+  EXPECT_THROW((void)a.element(0), pgas::usage_error);
+  EXPECT_THROW((void)a.team(), pgas::usage_error);
+
+  pgas::vector<int> v(4);
+  const pgas::vector<int> v2(std::move(v));
+  EXPECT_THROW((void)v.size(), pgas::usage_error);
+  EXPECT_THROW((void)v[0], pgas::usage_error);
+  EXPECT_THROW((void)v.local(), pgas::usage_error);
+  EXPECT_THROW(v.push_back(1), pgas::usage_error);
+  EXPECT_THROW(v.commit(), pgas::usage_error);
+  EXPECT_THROW(v.resize(8), pgas::usage_error);
+  EXPECT_THROW(v.reserve(8), pgas::usage_error);
+  EXPECT_THROW(v.clear(), pgas::usage_error);
+  EXPECT_THROW(v.shrink_to_fit(), pgas::usage_error);
+  EXPECT_THROW((void)v.team(), pgas::usage_error);
+  EXPECT_EQ(v.uncommitted(), 0u);
+
+  pgas::unordered_map<int, long> m;
+  pgas::unordered_map<int, long> m2(std::move(m));
+  EXPECT_THROW(m.insert(1, 1), pgas::usage_error);
+  EXPECT_THROW(m.insert_or_assign(1, 1), pgas::usage_error);
+  EXPECT_THROW(m.erase(1), pgas::usage_error);
+  EXPECT_THROW((void)m.find(1), pgas::usage_error);
+  EXPECT_THROW((void)m.contains(1), pgas::usage_error);
+  EXPECT_THROW((void)m.size(), pgas::usage_error);
+  EXPECT_THROW((void)m.local_size(), pgas::usage_error);
+  EXPECT_THROW(m.commit(), pgas::usage_error);
+
+  pgas::ndarray<double, 2> nd({2 * images(), 3}, pgas::grid<2>({images(), 1}), 1);
+  pgas::ndarray<double, 2> nd2(std::move(nd));
+  EXPECT_THROW((void)nd.extents(), pgas::usage_error);
+  EXPECT_THROW((void)nd.extent(0), pgas::usage_error);
+  EXPECT_THROW((void)nd.size(), pgas::usage_error);
+  EXPECT_THROW((void)nd.grid(), pgas::usage_error);
+  EXPECT_THROW((void)nd.halo(0), pgas::usage_error);
+  EXPECT_THROW((void)nd.edges(), pgas::usage_error);
+  EXPECT_THROW((void)nd.owner(0, 0), pgas::usage_error);
+  EXPECT_THROW((void)nd(0, 0), pgas::usage_error);
+  EXPECT_THROW((void)nd.local(), pgas::usage_error);
+  EXPECT_THROW((void)nd.local_origin(), pgas::usage_error);
+  EXPECT_THROW(nd.exchange_halo(), pgas::usage_error);
+  EXPECT_THROW((void)nd.exchange_halo_begin(), pgas::usage_error);
+  EXPECT_THROW((void)nd.team(), pgas::usage_error);
+  // NOLINTEND(bugprone-use-after-move)
+  v2.team().barrier();
+  m2.commit();
+  nd2.exchange_halo();
+  EXPECT_EQ(a2.size() + v2.size() + nd2.size(), 4 * images() + 4 + 6 * images());
+  pgas::sync_all();
+}
+
 // ---- n-dimensional arrays on a process grid ----
 
 TEST_F(BadInput, ndarray_extents_whose_product_overflows_are_refused_on_every_image) {
