@@ -1,8 +1,8 @@
 // Which later writes must wait for a process's pending writes to one target (the record behind
 // the library's write-order rule): overlapping puts, a put over an accumulate, an accumulate
 // over a put wait; accumulates over accumulates and disjoint writes do not; a full record
-// makes every write wait. White-box: MPI implementations here happen to keep program order, so
-// the end-to-end write_order_test cannot tell whether the record is consulted.
+// makes every write wait. White-box; that the window consults the record end to end is
+// write_order_test's run under the put-reordering layer (write_order_test.reordered_puts.*).
 #include "write_intervals.hpp"
 
 #include <gtest/gtest.h>
