@@ -70,8 +70,8 @@ TEST(Teams, containers_made_in_a_scope_live_on_the_team_and_keep_it_outside) {
     for (std::size_t i = pgas::this_image(); i < a->size(); i += pgas::num_images()) (*a)[i] = 1000 * colour + static_cast<long>(i);
     pgas::sync_all();
     for (std::size_t i = 0; i < a->size(); ++i) {
-      ASSERT_EQ((*a)[i].get(), 1000 * colour + static_cast<long>(i));
-      ASSERT_LT(a->owner(i), t.size());
+      EXPECT_EQ((*a)[i].get(), 1000 * colour + static_cast<long>(i));
+      EXPECT_LT(a->owner(i), t.size());
     }
     pgas::sync_all();
   }
@@ -127,7 +127,7 @@ TEST(Teams, one_half_grows_and_destroys_a_vector_and_a_map_while_the_world_is_in
       pgas::vector<long> v(t);
       for (std::size_t k = 0; k <= me; ++k) v.push_back(static_cast<long>(100 * me + k));
       v.commit();
-      ASSERT_EQ(v.size(), n * (n + 1) / 2);
+      EXPECT_EQ(v.size(), n * (n + 1) / 2);
       // Image j's elements follow images 0..j-1's: j * (j + 1) / 2 of them.
       for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(v[j * (j + 1) / 2].get(), static_cast<long>(100 * j));
       v.resize(3 * n, -1);

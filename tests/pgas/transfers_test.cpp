@@ -79,12 +79,12 @@ TYPED_TEST(Transfers, get_of_every_range_between_boundaries_matches) {
         std::vector<long> got(b - a, -1);
         pgas::get(c, a, std::span<long>(got));
         for (std::size_t k = 0; k < got.size(); ++k) {
-          ASSERT_EQ(got[k], value_at(a + k)) << "n=" << n << " range [" << a << ", " << b << ") k=" << k;
+          EXPECT_EQ(got[k], value_at(a + k)) << "n=" << n << " range [" << a << ", " << b << ") k=" << k;
         }
         std::vector<long> later(b - a, -1);
         auto f = pgas::async_get(c, a, std::span<long>(later));
         f.wait();
-        ASSERT_EQ(later, got);
+        EXPECT_EQ(later, got);
       }
     }
     pgas::sync_all();
@@ -118,7 +118,7 @@ TYPED_TEST(Transfers, put_and_async_put_of_pieces_crossing_owners_land_after_a_s
       pgas::sync_all();
       std::vector<long> all(n);
       pgas::get(c, 0, std::span<long>(all));
-      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], -value_at(i)) << "n=" << n << " i=" << i;
+      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], -value_at(i)) << "n=" << n << " i=" << i;
       pgas::sync_all();
     }
   }
@@ -149,7 +149,7 @@ TYPED_TEST(Transfers, strided_reads_and_writes_every_stride) {
         std::vector<long> got(count);
         pgas::get_strided(c, first, stride, std::span<long>(got));
         for (std::size_t k = 0; k < count; ++k) {
-          ASSERT_EQ(got[k], value_at(first + k * stride)) << "n=" << n << " stride=" << stride;
+          EXPECT_EQ(got[k], value_at(first + k * stride)) << "n=" << n << " stride=" << stride;
         }
       }
     }
@@ -165,7 +165,7 @@ TYPED_TEST(Transfers, strided_reads_and_writes_every_stride) {
     std::vector<long> all(n);
     pgas::get(c, 0, std::span<long>(all));
     for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(all[i], 1000 * static_cast<long>(i % images()) + static_cast<long>(i / images())) << i;
+      EXPECT_EQ(all[i], 1000 * static_cast<long>(i % images()) + static_cast<long>(i / images())) << i;
     }
     pgas::sync_all();
   }
@@ -179,7 +179,7 @@ TYPED_TEST(Transfers, gather_by_index_list_with_repeats_in_any_order) {
     for (auto& i : indices) i = gen() % n;
     std::vector<long> got(indices.size(), -1);
     pgas::gather(c, indices, std::span<long>(got));
-    for (std::size_t k = 0; k < indices.size(); ++k) ASSERT_EQ(got[k], value_at(indices[k]));
+    for (std::size_t k = 0; k < indices.size(); ++k) EXPECT_EQ(got[k], value_at(indices[k]));
     std::vector<long> later(indices.size(), -1);
     auto f = pgas::async_gather(c, indices, std::span<long>(later));
     f.wait();
@@ -212,7 +212,7 @@ TYPED_TEST(Transfers, scatter_lets_the_later_of_two_writes_to_one_index_win) {
     pgas::sync_all();
     std::vector<long> all(n);
     pgas::get(c, 0, std::span<long>(all));
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], 7 * static_cast<long>(i)) << "n=" << n;
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], 7 * static_cast<long>(i)) << "n=" << n;
     pgas::sync_all();
   }
 }
@@ -293,7 +293,7 @@ TEST(TransfersLarge, many_runs_per_owner_go_as_several_operations) {
   pgas::sync_all();
   std::vector<int> all(n);
   pgas::get(a, 0, std::span<int>(all));
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], static_cast<int>(i));
   pgas::sync_all();
 }
 
