@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <mutex>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -35,7 +37,16 @@ TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
       const std::size_t me = t.rank();
       std::vector<std::size_t> ring{(me + 1) % n};
       if ((me + n - 1) % n != ring[0]) ring.push_back((me + n - 1) % n);
+      // Each image writes its number + 1 into its neighbours' slots, odd ones a little late:
+      // the meeting must wait for them (a sync that did not would read an empty slot).
+      pgas::coarray<long[2]> from;  // [0]: from the left, [1]: from the right
+      if (me % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      from((me + 1) % n)[0] = static_cast<long>(me) + 1;
+      from((me + n - 1) % n)[1] = static_cast<long>(me) + 1;
       pgas::sync_images(ring);
+      EXPECT_EQ(from[0], static_cast<long>((me + n - 1) % n) + 1);
+      EXPECT_EQ(from[1], static_cast<long>((me + 1) % n) + 1);
+      pgas::sync_all();
     }
   }
   EXPECT_EQ(pgas::this_image(), world_me);
