@@ -9,13 +9,16 @@
 // --image out.png writes the final field as a PNG with its colour scale (built with libgd).
 // --checkpoint FILE --checkpoint-every K writes the run's state to FILE (HDF5) every K steps;
 // --restart FILE continues a run from such a file and ends bit-identical to an uninterrupted
-// run; --save FILE writes the final field (HDF5, dataset /field) for comparison.
+// run; --save FILE writes the final field (HDF5, dataset /field) for comparison;
+// --crash-after-checkpoint kills every image with SIGKILL right after the first checkpoint, as
+// a crash would, at a point that does not depend on timing (the restart test uses it).
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -44,6 +47,7 @@ struct settings {
   std::string image;       // empty: no picture
   std::string checkpoint;  // empty: no checkpoints
   int checkpoint_every = 100;
+  bool crash_after_checkpoint = false;
   std::string restart;     // empty: start from the beginning
   std::string save;        // empty: the final field is not written
   std::string grid;        // "RxC"; empty: MPI_Dims_create's
@@ -78,6 +82,10 @@ void checkpoint_if_due(const settings& s, int step, const fields& state) {
 #ifdef PGAS_HEAT2D_HDF5
   if (s.checkpoint.empty() || s.checkpoint_every <= 0 || step % s.checkpoint_every != 0) return;
   pgas_programs::save_checkpoint(s.checkpoint, position_at(s, step), state);
+  if (s.crash_after_checkpoint) {
+    pgas::sync_all();  // every image has its part of the file written
+    std::raise(SIGKILL);
+  }
 #else
   (void)s;
   (void)step;
@@ -233,6 +241,9 @@ int main(int argc, char** argv) {
   auto* checkpoint = app.add_option("--checkpoint", s.checkpoint, "write the run's state to this HDF5 file");
   app.add_option("--checkpoint-every", s.checkpoint_every, "steps between checkpoints")
       ->capture_default_str()->check(CLI::PositiveNumber)->needs(checkpoint);
+  app.add_flag("--crash-after-checkpoint", s.crash_after_checkpoint,
+               "kill every image (SIGKILL) right after the first checkpoint, to test --restart")
+      ->needs(checkpoint);
   app.add_option("--restart", s.restart, "continue the run saved in this checkpoint")->check(CLI::ExistingFile);
   app.add_option("--save", s.save, "write the final field to this HDF5 file (dataset /field)");
 #endif
