@@ -5,18 +5,19 @@
 
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <algorithm>
 #include <numeric>
 #include <random>
 #include <tuple>
 #include <vector>
 
-#include "harness.hpp"
-
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(argc, argv, "algorithms: pgas vs hand-written MPI", {{"n", "10000000"}, {"sort_n", "10000000"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  const bench::options opt(argc, argv, "algorithms: pgas vs hand-written MPI",
+                           {{"n", "10000000"}, {"sort_n", "10000000"}});
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const int reps = static_cast<int>(opt.get("reps"));
   const std::size_t n = opt.size("n");
   const std::string size = "n=" + std::to_string(n);
@@ -34,54 +35,71 @@ int main(int argc, char** argv) {
   bench::progress("algorithms: reduce");
   double s = 0;
   double s_mpi = 0;
-  auto [t, t_mpi] = bench::interleaved_medians(reps, [&] { s = pgas::reduce(a); }, [&] {
-    double local = 0;
-    for (double x : va) local += x;
-    MPI_Allreduce(&local, &s_mpi, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  });
-  results.push_back(bench::report("reduce", "pgas", size, t, static_cast<double>(n) / t, "elements/s", ok_all(s == exact_sum)));
-  results.push_back(bench::report("reduce", "mpi", size, t_mpi, static_cast<double>(n) / t_mpi, "elements/s", ok_all(s_mpi == exact_sum)));
+  auto [t, t_mpi] = bench::interleaved_medians(
+      reps, [&] { s = pgas::reduce(a); },
+      [&] {
+        double local = 0;
+        for (double x : va) local += x;
+        MPI_Allreduce(&local, &s_mpi, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      });
+  results.push_back(bench::report("reduce", "pgas", size, t, static_cast<double>(n) / t,
+                                  "elements/s", ok_all(s == exact_sum)));
+  results.push_back(bench::report("reduce", "mpi", size, t_mpi, static_cast<double>(n) / t_mpi,
+                                  "elements/s", ok_all(s_mpi == exact_sum)));
 
   bench::progress("algorithms: transform");
-  std::tie(t, t_mpi) = bench::interleaved_medians(reps, [&] { pgas::transform(a, b, [](double x) { return 2 * x + 1; }); }, [&] {
-    for (std::size_t k = 0; k < va.size(); ++k) vb[k] = 2 * va[k] + 1;
-    MPI_Barrier(MPI_COMM_WORLD);
-  });
-  results.push_back(bench::report("transform", "pgas", size, t, static_cast<double>(n) / t, "elements/s",
-                                  ok_all(b.local().empty() || b.local()[0] == 2 * a.local()[0] + 1)));
+  std::tie(t, t_mpi) = bench::interleaved_medians(
+      reps, [&] { pgas::transform(a, b, [](double x) { return 2 * x + 1; }); },
+      [&] {
+        for (std::size_t k = 0; k < va.size(); ++k) vb[k] = 2 * va[k] + 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+      });
+  results.push_back(
+      bench::report("transform", "pgas", size, t, static_cast<double>(n) / t, "elements/s",
+                    ok_all(b.local().empty() || b.local()[0] == 2 * a.local()[0] + 1)));
   t = t_mpi;
-  results.push_back(bench::report("transform", "mpi", size, t, static_cast<double>(n) / t, "elements/s",
-                                  ok_all(vb.empty() || vb[0] == 2 * va[0] + 1)));
+  results.push_back(bench::report("transform", "mpi", size, t, static_cast<double>(n) / t,
+                                  "elements/s", ok_all(vb.empty() || vb[0] == 2 * va[0] + 1)));
 
   bench::progress("algorithms: fill");
-  std::tie(t, t_mpi) = bench::interleaved_medians(reps, [&] { pgas::fill(b, 3.5); }, [&] {
-    std::fill(vb.begin(), vb.end(), 3.5);
-    MPI_Barrier(MPI_COMM_WORLD);
-  });
+  std::tie(t, t_mpi) = bench::interleaved_medians(
+      reps, [&] { pgas::fill(b, 3.5); },
+      [&] {
+        std::fill(vb.begin(), vb.end(), 3.5);
+        MPI_Barrier(MPI_COMM_WORLD);
+      });
   results.push_back(bench::report("fill", "pgas", size, t, static_cast<double>(n) / t, "elements/s",
                                   ok_all(pgas::count(b, 3.5) == n)));
   t = t_mpi;
-  results.push_back(bench::report("fill", "mpi", size, t, static_cast<double>(n) / t, "elements/s",
-                                  ok_all(std::count(vb.begin(), vb.end(), 3.5) == static_cast<long>(vb.size()))));
+  results.push_back(
+      bench::report("fill", "mpi", size, t, static_cast<double>(n) / t, "elements/s",
+                    ok_all(std::count(vb.begin(), vb.end(), 3.5) == static_cast<long>(vb.size()))));
 
   bench::progress("algorithms: inclusive_scan");
   pgas::fill(a, 1.0);
   std::fill(va.begin(), va.end(), 1.0);
-  std::tie(t, t_mpi) = bench::interleaved_medians(reps, [&] { pgas::inclusive_scan(a, b); }, [&] {
-    double carry = 0;
-    for (std::size_t k = 0; k < va.size(); ++k) vb[k] = carry += va[k];
-    double before = 0;
-    MPI_Exscan(&carry, &before, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    if (pgas::this_image() != 0) {
-      for (double& x : vb) x += before;
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-  });
-  const bool scan_ok = b.local().empty() || b.local().back() == static_cast<double>(a.global_index(b.local().size() - 1) + 1);
-  results.push_back(bench::report("inclusive_scan", "pgas", size, t, static_cast<double>(n) / t, "elements/s", ok_all(scan_ok)));
+  std::tie(t, t_mpi) = bench::interleaved_medians(
+      reps, [&] { pgas::inclusive_scan(a, b); },
+      [&] {
+        double carry = 0;
+        for (std::size_t k = 0; k < va.size(); ++k) vb[k] = carry += va[k];
+        double before = 0;
+        MPI_Exscan(&carry, &before, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        if (pgas::this_image() != 0) {
+          for (double& x : vb) x += before;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+      });
+  const bool scan_ok =
+      b.local().empty() ||
+      b.local().back() == static_cast<double>(a.global_index(b.local().size() - 1) + 1);
+  results.push_back(bench::report("inclusive_scan", "pgas", size, t, static_cast<double>(n) / t,
+                                  "elements/s", ok_all(scan_ok)));
   t = t_mpi;
-  const bool mpi_scan_ok = vb.empty() || vb.back() == static_cast<double>(a.global_index(vb.size() - 1) + 1);
-  results.push_back(bench::report("inclusive_scan", "mpi", size, t, static_cast<double>(n) / t, "elements/s", ok_all(mpi_scan_ok)));
+  const bool mpi_scan_ok =
+      vb.empty() || vb.back() == static_cast<double>(a.global_index(vb.size() - 1) + 1);
+  results.push_back(bench::report("inclusive_scan", "mpi", size, t, static_cast<double>(n) / t,
+                                  "elements/s", ok_all(mpi_scan_ok)));
 
   bench::progress("algorithms: sort");
   const std::size_t sn = opt.size("sort_n");
@@ -95,26 +113,29 @@ int main(int argc, char** argv) {
   std::sort(in_order.begin(), in_order.end());
   bool sorted_ok = true;
   for (int r = 0; r < reps; ++r) {
-    for (std::size_t k = 0; k < keys.local().size(); ++k) keys.local()[k] = all[keys.global_index(k)];
+    for (std::size_t k = 0; k < keys.local().size(); ++k)
+      keys.local()[k] = all[keys.global_index(k)];
     pgas::sync_all();
     sort_times.push_back(bench::median_seconds(1, [&] { pgas::sort(keys); }));
-    for (std::size_t k = 0; k < keys.local().size(); ++k) sorted_ok = sorted_ok && keys.local()[k] == in_order[keys.global_index(k)];
+    for (std::size_t k = 0; k < keys.local().size(); ++k)
+      sorted_ok = sorted_ok && keys.local()[k] == in_order[keys.global_index(k)];
   }
   t = bench::median(sort_times);
-  results.push_back(bench::report("sort", "pgas", "n=" + std::to_string(sn), t, static_cast<double>(sn) / t, "elements/s",
-                                  ok_all(sorted_ok)));
+  results.push_back(bench::report("sort", "pgas", "n=" + std::to_string(sn), t,
+                                  static_cast<double>(sn) / t, "elements/s", ok_all(sorted_ok)));
   // The baseline: one image sorts everything with std::sort while the others wait.
   std::vector<double> serial_times;
   bool serial_ok = true;
   for (int r = 0; r < reps; ++r) {
     std::vector<std::int64_t> copy = all;
     serial_times.push_back(bench::median_seconds(1, [&] {
-      if (pgas::this_image() == 0) std::sort(copy.begin(), copy.end());
+      if (pgas::this_image() == 0)
+        std::sort(copy.begin(), copy.end());
     }));
     serial_ok = serial_ok && (pgas::this_image() != 0 || copy == in_order);
   }
   t = bench::median(serial_times);
-  results.push_back(bench::report("sort", "std_sort_one_image", "n=" + std::to_string(sn), t, static_cast<double>(sn) / t,
-                                  "elements/s", ok_all(serial_ok)));
+  results.push_back(bench::report("sort", "std_sort_one_image", "n=" + std::to_string(sn), t,
+                                  static_cast<double>(sn) / t, "elements/s", ok_all(serial_ok)));
   return bench::summarize(results, "pgas");
 }

@@ -11,13 +11,12 @@
 
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <algorithm>
 #include <cstdint>
+#include <pgas_programs/hpcc_random.hpp>
 #include <span>
 #include <vector>
-
-#include <pgas_programs/hpcc_random.hpp>
-#include "harness.hpp"
 
 namespace {
 
@@ -33,7 +32,9 @@ struct block_map {
       power_of_two = true;
     }
   }
-  [[nodiscard]] std::size_t owner(std::size_t i) const { return power_of_two ? i >> shift : d.owner(i); }
+  [[nodiscard]] std::size_t owner(std::size_t i) const {
+    return power_of_two ? i >> shift : d.owner(i);
+  }
   [[nodiscard]] std::size_t offset(std::size_t i) const {
     return power_of_two ? i & ((std::size_t{1} << shift) - 1) : d.local_offset(i);
   }
@@ -55,8 +56,11 @@ std::vector<std::uint64_t> my_stream(std::size_t table) {
 class hpcc_algorithm {
  public:
   hpcc_algorithm(std::vector<std::uint64_t>& local, std::size_t table)
-      : local_{local}, map_{table, pgas::num_images()}, mask_{table - 1},
-        buckets_(pgas::num_images()), incoming_(look_ahead) {
+      : local_{local},
+        map_{table, pgas::num_images()},
+        mask_{table - 1},
+        buckets_(pgas::num_images()),
+        incoming_(look_ahead) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   }
   hpcc_algorithm(const hpcc_algorithm&) = delete;
@@ -67,7 +71,8 @@ class hpcc_algorithm {
     const std::size_t me = pgas::this_image();
     const std::size_t p = pgas::num_images();
     done_seen_ = 0;
-    MPI_Irecv(incoming_.data(), static_cast<int>(look_ahead), MPI_UINT64_T, MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &receive_);
+    MPI_Irecv(incoming_.data(), static_cast<int>(look_ahead), MPI_UINT64_T, MPI_ANY_SOURCE,
+              MPI_ANY_TAG, comm_, &receive_);
     std::size_t pending = 0;
     for (std::size_t u = 0; u < stream.size(); ++u) {
       const std::uint64_t ran = stream[u];
@@ -78,19 +83,23 @@ class hpcc_algorithm {
       } else {
         buckets_[owner].push_back(ran);
         if (++pending == look_ahead) {
-          const auto largest = std::max_element(buckets_.begin(), buckets_.end(),
-                                                [](const auto& a, const auto& b) { return a.size() < b.size(); });
+          const auto largest =
+              std::max_element(buckets_.begin(), buckets_.end(),
+                               [](const auto& a, const auto& b) { return a.size() < b.size(); });
           pending -= largest->size();
           send(static_cast<int>(largest - buckets_.begin()), update_tag);
         }
       }
-      if (u % 64 == 0) receive_what_came();
+      if (u % 64 == 0)
+        receive_what_came();
     }
     for (std::size_t d = 0; d < p; ++d) {
-      if (!buckets_[d].empty()) send(static_cast<int>(d), update_tag);
+      if (!buckets_[d].empty())
+        send(static_cast<int>(d), update_tag);
     }
     for (std::size_t d = 0; d < p; ++d) {
-      if (d != me) send(static_cast<int>(d), done_tag);  // an empty message
+      if (d != me)
+        send(static_cast<int>(d), done_tag);  // an empty message
     }
     wait_for_send();
     while (done_seen_ < p - 1) receive_what_came();
@@ -106,7 +115,8 @@ class hpcc_algorithm {
     while (flag != 0) {
       MPI_Status st;
       MPI_Test(&receive_, &flag, &st);
-      if (flag == 0) break;
+      if (flag == 0)
+        break;
       if (st.MPI_TAG == update_tag) {
         int n = 0;
         MPI_Get_count(&st, MPI_UINT64_T, &n);
@@ -117,22 +127,26 @@ class hpcc_algorithm {
       } else {
         ++done_seen_;
       }
-      MPI_Irecv(incoming_.data(), static_cast<int>(look_ahead), MPI_UINT64_T, MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &receive_);
+      MPI_Irecv(incoming_.data(), static_cast<int>(look_ahead), MPI_UINT64_T, MPI_ANY_SOURCE,
+                MPI_ANY_TAG, comm_, &receive_);
     }
   }
   void wait_for_send() {
     int flag = 0;
     while (true) {
       MPI_Test(&send_, &flag, MPI_STATUS_IGNORE);
-      if (flag != 0) break;
+      if (flag != 0)
+        break;
       receive_what_came();  // a peer may wait for us to take its bucket first
     }
   }
   void send(int dest, int tag) {
     wait_for_send();
     outgoing_.clear();
-    if (tag == update_tag) outgoing_.swap(buckets_[static_cast<std::size_t>(dest)]);
-    MPI_Isend(outgoing_.data(), static_cast<int>(outgoing_.size()), MPI_UINT64_T, dest, tag, comm_, &send_);
+    if (tag == update_tag)
+      outgoing_.swap(buckets_[static_cast<std::size_t>(dest)]);
+    MPI_Isend(outgoing_.data(), static_cast<int>(outgoing_.size()), MPI_UINT64_T, dest, tag, comm_,
+              &send_);
   }
 
   std::vector<std::uint64_t>& local_;
@@ -149,7 +163,9 @@ class hpcc_algorithm {
 
 // PRK's Random algorithm: each chunk of look_ahead updates is bucketed by owner and exchanged
 // in one all-to-all; every image then applies what it received.
-void prk_algorithm(std::vector<std::uint64_t>& local, const std::vector<std::uint64_t>& stream, std::size_t table) {
+void prk_algorithm(std::vector<std::uint64_t>& local,
+                   const std::vector<std::uint64_t>& stream,
+                   std::size_t table) {
   const std::size_t p = pgas::num_images();
   const block_map map{table, p};
   const std::uint64_t mask = table - 1;
@@ -175,21 +191,23 @@ void prk_algorithm(std::vector<std::uint64_t>& local, const std::vector<std::uin
       total += rcounts[d];
     }
     recv.resize(static_cast<std::size_t>(total));
-    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_UINT64_T, recv.data(), rcounts.data(),
-                  rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_UINT64_T, recv.data(),
+                  rcounts.data(), rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
     for (std::uint64_t ran : recv) local[map.offset(ran & mask)] ^= ran;
   }
 }
 
 // One MPI_Accumulate (MPI_BXOR) per update, completed at the end: the rules allow it, and it
 // is what fine-grained code without aggregation does.
-void accumulate_per_update(MPI_Win win, const std::vector<std::uint64_t>& stream, std::size_t table) {
+void accumulate_per_update(MPI_Win win,
+                           const std::vector<std::uint64_t>& stream,
+                           std::size_t table) {
   const block_map map{table, pgas::num_images()};
   const std::uint64_t mask = table - 1;
   for (const std::uint64_t& ran : stream) {
     const std::size_t i = ran & mask;
-    MPI_Accumulate(&ran, 1, MPI_UINT64_T, static_cast<int>(map.owner(i)), static_cast<MPI_Aint>(map.offset(i)), 1,
-                   MPI_UINT64_T, MPI_BXOR, win);
+    MPI_Accumulate(&ran, 1, MPI_UINT64_T, static_cast<int>(map.owner(i)),
+                   static_cast<MPI_Aint>(map.offset(i)), 1, MPI_UINT64_T, MPI_BXOR, win);
   }
   MPI_Win_flush_all(win);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -210,14 +228,16 @@ std::vector<std::uint64_t> after_one_pass(std::size_t table, std::size_t count) 
     for (std::size_t u = 0; u < count; ++u) {
       ran = hpcc::next(ran);
       const std::size_t at = (ran & (table - 1)) - first;
-      if (at < out.size()) out[at] ^= ran;  // unsigned: indices below `first` wrap past the end
+      if (at < out.size())
+        out[at] ^= ran;  // unsigned: indices below `first` wrap past the end
     }
   }
   return out;
 }
 
 // Words of this image's part that differ from `want`, summed over the images.
-std::size_t wrong_words(std::span<const std::uint64_t> local, const std::vector<std::uint64_t>& want) {
+std::size_t wrong_words(std::span<const std::uint64_t> local,
+                        const std::vector<std::uint64_t>& want) {
   std::size_t wrong = 0;
   for (std::size_t k = 0; k < local.size(); ++k) wrong += local[k] != want[k] ? 1U : 0U;
   return pgas::co_sum(wrong);
@@ -227,19 +247,22 @@ std::size_t wrong_words(std::span<const std::uint64_t> local, const std::vector<
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(argc, argv, "HPCC RandomAccess with a look-ahead of 1024: pgas vs hand-written MPI",
+  const bench::options opt(argc, argv,
+                           "HPCC RandomAccess with a look-ahead of 1024: pgas vs hand-written MPI",
                            {{"log_size", "23"}, {"accumulate_share", "16"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const std::size_t table = std::size_t{1} << opt.size("log_size");
   const std::size_t p = pgas::num_images();
   const std::vector<std::uint64_t> stream = my_stream(table);
   const double updates = static_cast<double>(stream.size() * p);
-  const std::string size = "table=2^" + std::to_string(opt.get("log_size")) + ",updates=" +
-                           std::to_string(stream.size() * p) + ",look_ahead=1024";
+  const std::string size = "table=2^" + std::to_string(opt.get("log_size")) +
+                           ",updates=" + std::to_string(stream.size() * p) + ",look_ahead=1024";
   // Per-update accumulates are slow: they run on 1/accumulate_share of the stream, and their
   // rate is what compares.
   const std::size_t share = std::max<std::size_t>(1, opt.size("accumulate_share"));
-  const std::vector<std::uint64_t> few(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(stream.size() / share));
+  const std::vector<std::uint64_t> few(
+      stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(stream.size() / share));
 
   const auto d = pgas::block{}.bind(table, p);
   const auto fresh = [&] {
@@ -277,7 +300,8 @@ int main(int argc, char** argv) {
   const auto prk_pass = [&] { prk_algorithm(prk_table, stream, table); };
   const auto acc_pass = [&] { accumulate_per_update(acc_win, few, table); };
   const int reps = static_cast<int>(opt.get("reps"));
-  const std::vector<double> medians = bench::interleaved_medians(reps, {pgas_pass, hpcc_pass, prk_pass, acc_pass});
+  const std::vector<double> medians =
+      bench::interleaved_medians(reps, {pgas_pass, hpcc_pass, prk_pass, acc_pass});
   // XOR is its own inverse: after an odd number of passes every table holds one pass's result.
   if (reps % 2 == 0) {
     pgas_pass();
@@ -292,15 +316,19 @@ int main(int argc, char** argv) {
   const std::span<const std::uint64_t> acc_table(acc_base, d.local_size(pgas::this_image()));
   const double allowed = 0.01 * static_cast<double>(table);
   std::vector<bench::result> results;
-  results.push_back(bench::report("gups", "pgas_aggregator", size, medians[0], updates / medians[0] * 1e-9, "GUP/s",
+  results.push_back(bench::report("gups", "pgas_aggregator", size, medians[0],
+                                  updates / medians[0] * 1e-9, "GUP/s",
                                   static_cast<double>(wrong_pgas) <= allowed));
-  results.push_back(bench::report("gups", "mpi_hpcc_algorithm", size, medians[1], updates / medians[1] * 1e-9,
-                                  "GUP/s", static_cast<double>(wrong_words(hpcc_table, want)) <= allowed));
-  results.push_back(bench::report("gups", "mpi_prk_algorithm", size, medians[2], updates / medians[2] * 1e-9,
-                                  "GUP/s", static_cast<double>(wrong_words(prk_table, want)) <= allowed));
-  results.push_back(bench::report("gups", "mpi_accumulate_per_update", size, medians[3],
-                                  static_cast<double>(few.size() * p) / medians[3] * 1e-9, "GUP/s",
-                                  static_cast<double>(wrong_words(acc_table, want_few)) <= allowed));
+  results.push_back(bench::report("gups", "mpi_hpcc_algorithm", size, medians[1],
+                                  updates / medians[1] * 1e-9, "GUP/s",
+                                  static_cast<double>(wrong_words(hpcc_table, want)) <= allowed));
+  results.push_back(bench::report("gups", "mpi_prk_algorithm", size, medians[2],
+                                  updates / medians[2] * 1e-9, "GUP/s",
+                                  static_cast<double>(wrong_words(prk_table, want)) <= allowed));
+  results.push_back(
+      bench::report("gups", "mpi_accumulate_per_update", size, medians[3],
+                    static_cast<double>(few.size() * p) / medians[3] * 1e-9, "GUP/s",
+                    static_cast<double>(wrong_words(acc_table, want_few)) <= allowed));
   MPI_Win_unlock_all(acc_win);
   MPI_Win_free(&acc_win);
   return bench::summarize(results, "pgas_aggregator");

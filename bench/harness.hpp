@@ -3,7 +3,6 @@
 // repetition), and the RESULT lines bench/run-all collects.
 
 #include <pgas/pgas.hpp>
-#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
@@ -14,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <pgas_programs/command_line.hpp>
 #include <string>
 #include <vector>
 
@@ -22,12 +22,16 @@ namespace bench {
 /// --name value options from the command line (CLI11), each with a default; --help prints them.
 class options {
  public:
-  options(int argc, char** argv, const std::string& about, std::map<std::string, std::string> defaults)
+  options(int argc,
+          char** argv,
+          const std::string& about,
+          std::map<std::string, std::string> defaults)
       : values_{std::move(defaults)} {
     values_.emplace("reps", "5");
     CLI::App app{about};
     for (auto& [name, value] : values_) {
-      app.add_option("--" + name, value, name == "reps" ? "repetitions, of which the median counts" : "")
+      app.add_option("--" + name, value,
+                     name == "reps" ? "repetitions, of which the median counts" : "")
           ->capture_default_str()
           ->check(CLI::NonNegativeNumber);
     }
@@ -38,7 +42,9 @@ class options {
   /// True if the command line was wrong.
   [[nodiscard]] bool failed() const { return stop_code_.value_or(0) != 0; }
   [[nodiscard]] long get(const std::string& name) const { return std::stol(values_.at(name)); }
-  [[nodiscard]] std::size_t size(const std::string& name) const { return static_cast<std::size_t>(get(name)); }
+  [[nodiscard]] std::size_t size(const std::string& name) const {
+    return static_cast<std::size_t>(get(name));
+  }
 
  private:
   std::map<std::string, std::string> values_;
@@ -73,12 +79,14 @@ double median_seconds(int reps, F f) {
 template <class Run>
 void in_rotation(long reps, std::size_t count, Run run) {
   for (long r = 0; r < reps; ++r) {
-    for (std::size_t step = 0; step < count; ++step) run(r, (static_cast<std::size_t>(r) + step) % count);
+    for (std::size_t step = 0; step < count; ++step)
+      run(r, (static_cast<std::size_t>(r) + step) % count);
   }
 }
 
 /// Times several variants in_rotation; returns their median seconds, in the order given.
-inline std::vector<double> interleaved_medians(int reps, const std::vector<std::function<void()>>& variants) {
+inline std::vector<double> interleaved_medians(int reps,
+                                               const std::vector<std::function<void()>>& variants) {
   std::vector<std::vector<double>> times(variants.size());
   in_rotation(reps, variants.size(),
               [&](long, std::size_t v) { times[v].push_back(median_seconds(1, variants[v])); });
@@ -106,13 +114,19 @@ struct result {
 };
 
 /// Prints the RESULT line of one variant (image 0 only) and returns it.
-inline result report(const std::string& kernel, const std::string& variant, const std::string& size,
-                     double seconds, double rate, const std::string& unit, bool verified) {
+inline result report(const std::string& kernel,
+                     const std::string& variant,
+                     const std::string& size,
+                     double seconds,
+                     double rate,
+                     const std::string& unit,
+                     bool verified) {
   if (pgas::this_image() == 0) {
-    std::printf("RESULT kernel=%s variant=%s images=%zu size=%s seconds=%.6g rate=%.6g unit=%s "
-                "verified=%s\n",
-                kernel.c_str(), variant.c_str(), pgas::num_images(), size.c_str(), seconds, rate,
-                unit.c_str(), verified ? "yes" : "no");
+    std::printf(
+        "RESULT kernel=%s variant=%s images=%zu size=%s seconds=%.6g rate=%.6g unit=%s "
+        "verified=%s\n",
+        kernel.c_str(), variant.c_str(), pgas::num_images(), size.c_str(), seconds, rate,
+        unit.c_str(), verified ? "yes" : "no");
     std::fflush(stdout);
   }
   return {kernel, variant, size, seconds, rate, unit, verified};
@@ -125,11 +139,14 @@ inline int summarize(const std::vector<result>& results, const std::string& subj
   for (const auto& r : results) all_ok = all_ok && r.verified;
   if (pgas::this_image() == 0) {
     for (const auto& s : results) {
-      if (s.variant != subject) continue;
+      if (s.variant != subject)
+        continue;
       for (const auto& b : results) {
-        if (b.kernel != s.kernel || b.variant == subject) continue;
-        std::printf("SUMMARY kernel=%s %s_vs_%s rate_ratio=%.3f time_ratio=%.3f\n", s.kernel.c_str(),
-                    s.variant.c_str(), b.variant.c_str(), s.rate / b.rate, s.seconds / b.seconds);
+        if (b.kernel != s.kernel || b.variant == subject)
+          continue;
+        std::printf("SUMMARY kernel=%s %s_vs_%s rate_ratio=%.3f time_ratio=%.3f\n",
+                    s.kernel.c_str(), s.variant.c_str(), b.variant.c_str(), s.rate / b.rate,
+                    s.seconds / b.seconds);
       }
     }
     std::printf("verification: %s\n", all_ok ? "all variants verified" : "SOME VARIANT FAILED");

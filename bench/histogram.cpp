@@ -5,12 +5,10 @@
 
 #include <mpi.h>
 
+#include "harness.hpp"
+#include <pgas_programs/bale_updates.hpp>
 #include <random>
 #include <vector>
-
-#include <pgas_programs/bale_updates.hpp>
-
-#include "harness.hpp"
 
 namespace {
 
@@ -24,7 +22,8 @@ std::vector<long> expected_counts(std::size_t n, std::size_t table, long times) 
   std::vector<long> want(table / p, 0);
   for (std::size_t img = 0; img < p; ++img) {
     for (std::size_t k : bale::updates_of(img, n, table)) {
-      if (k % p == me) want[k / p] += times;
+      if (k % p == me)
+        want[k / p] += times;
     }
   }
   return want;
@@ -40,9 +39,11 @@ bool all_verified(bool mine) {
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(argc, argv, "bale histo: pgas::histogram vs hand-written MPI",
-                           {{"counters", "1048576"}, {"updates", "10000000"}, {"per_update_fraction", "10"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  const bench::options opt(
+      argc, argv, "bale histo: pgas::histogram vs hand-written MPI",
+      {{"counters", "1048576"}, {"updates", "10000000"}, {"per_update_fraction", "10"}});
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const std::size_t p = pgas::num_images();
   const std::size_t me = pgas::this_image();
   const std::size_t per_image = opt.size("counters");
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
   bench::progress("histogram: computing the expected counts");
   const auto want = expected_counts(n, table, reps);
   const auto want_slow = expected_counts(n_slow, table, reps);
-  const std::string size = "counters_per_image=" + std::to_string(per_image) + ",updates_per_image=" + std::to_string(n);
+  const std::string size =
+      "counters_per_image=" + std::to_string(per_image) + ",updates_per_image=" + std::to_string(n);
   std::vector<bench::result> results;
 
   {  // pgas
@@ -63,13 +65,15 @@ int main(int argc, char** argv) {
     pgas::array<long, pgas::cyclic> bins(table);
     const double t = bench::median_seconds(reps, [&] { pgas::histogram(bins, mine); });
     const bool ok = all_verified(std::equal(want.begin(), want.end(), bins.local().begin()));
-    results.push_back(bench::report("histogram", "pgas", size, t, static_cast<double>(n) / t, "updates/s/image", ok));
+    results.push_back(bench::report("histogram", "pgas", size, t, static_cast<double>(n) / t,
+                                    "updates/s/image", ok));
   }
   {  // one MPI_Accumulate per update, in one lock_all epoch
     bench::progress("histogram mpi_accumulate_per_update");
     long* base = nullptr;
     MPI_Win win;
-    MPI_Win_allocate(static_cast<MPI_Aint>(per_image * sizeof(long)), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    MPI_Win_allocate(static_cast<MPI_Aint>(per_image * sizeof(long)), sizeof(long), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &base, &win);
     std::fill_n(base, per_image, 0L);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
@@ -77,7 +81,8 @@ int main(int argc, char** argv) {
     const double t = bench::median_seconds(reps, [&] {
       for (std::size_t u = 0; u < n_slow; ++u) {
         const std::size_t k = mine[u];
-        MPI_Accumulate(&one, 1, MPI_LONG, static_cast<int>(k % p), static_cast<MPI_Aint>(k / p), 1, MPI_LONG, MPI_SUM, win);
+        MPI_Accumulate(&one, 1, MPI_LONG, static_cast<int>(k % p), static_cast<MPI_Aint>(k / p), 1,
+                       MPI_LONG, MPI_SUM, win);
       }
       MPI_Win_flush_all(win);
       MPI_Barrier(MPI_COMM_WORLD);
@@ -89,7 +94,8 @@ int main(int argc, char** argv) {
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
     results.push_back(bench::report("histogram", "mpi_accumulate_per_update",
-                                    "counters_per_image=" + std::to_string(per_image) + ",updates_per_image=" + std::to_string(n_slow),
+                                    "counters_per_image=" + std::to_string(per_image) +
+                                        ",updates_per_image=" + std::to_string(n_slow),
                                     t, static_cast<double>(n_slow) / t, "updates/s/image", ok));
   }
   {  // bucket by owner, one MPI_Alltoallv, apply locally
@@ -115,13 +121,15 @@ int main(int argc, char** argv) {
         total += recv_counts[t2];
       }
       recv.resize(static_cast<std::size_t>(total));
-      MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UNSIGNED_LONG, recv.data(),
-                    recv_counts.data(), recv_displs.data(), MPI_UNSIGNED_LONG, MPI_COMM_WORLD);
+      MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UNSIGNED_LONG,
+                    recv.data(), recv_counts.data(), recv_displs.data(), MPI_UNSIGNED_LONG,
+                    MPI_COMM_WORLD);
       for (std::size_t off2 : recv) ++counters[off2];
       MPI_Barrier(MPI_COMM_WORLD);
     });
     const bool ok = all_verified(counters == want);
-    results.push_back(bench::report("histogram", "mpi_alltoallv_buckets", size, t, static_cast<double>(n) / t, "updates/s/image", ok));
+    results.push_back(bench::report("histogram", "mpi_alltoallv_buckets", size, t,
+                                    static_cast<double>(n) / t, "updates/s/image", ok));
   }
   return bench::summarize(results, "pgas");
 }

@@ -13,12 +13,11 @@
 
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <cstdint>
 #include <deque>
 #include <numeric>
 #include <vector>
-
-#include "harness.hpp"
 
 namespace {
 
@@ -38,7 +37,9 @@ struct stream {
 // The counters every call adds into, one table per image.
 std::vector<std::uint64_t> table(table_size);
 
-void add_into_table(std::uint64_t index, std::uint64_t value) { table[index & (table_size - 1)] += value; }
+void add_into_table(std::uint64_t index, std::uint64_t value) {
+  table[index & (table_size - 1)] += value;
+}
 
 // What each image sends each image: the sum of the values, from the same stream as the run.
 std::uint64_t expected_sum_here(std::size_t messages) {
@@ -67,7 +68,9 @@ void pgas_stream(std::size_t messages) {
   stream s(pgas::this_image());
   for (std::size_t k = 0; k < messages; ++k) {
     const std::uint64_t r = s.next();
-    pgas::rpc_ff(r % p, [](std::uint64_t index, std::uint64_t value) { add_into_table(index, value); }, r, r >> 8);
+    pgas::rpc_ff(
+        r % p, [](std::uint64_t index, std::uint64_t value) { add_into_table(index, value); }, r,
+        r >> 8);
   }
   pgas::sync_all();
 }
@@ -76,8 +79,13 @@ void pgas_stream(std::size_t messages) {
 class mpi_stream {
  public:
   explicit mpi_stream(std::size_t buffer_bytes)
-      : p_{pgas::num_images()}, per_buffer_{buffer_bytes / (2 * sizeof(std::uint64_t))}, out_(p_),
-        flying_(p_), in_flight_(p_, MPI_REQUEST_NULL), sent_(p_, 0), receives_(4) {
+      : p_{pgas::num_images()},
+        per_buffer_{buffer_bytes / (2 * sizeof(std::uint64_t))},
+        out_(p_),
+        flying_(p_),
+        in_flight_(p_, MPI_REQUEST_NULL),
+        sent_(p_, 0),
+        receives_(4) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     for (auto& b : out_) b.reserve(2 * per_buffer_);
     for (auto& r : receives_) r.data.resize(2 * per_buffer_);
@@ -96,8 +104,10 @@ class mpi_stream {
       auto& b = out_[r % p_];
       b.push_back(r);
       b.push_back(r >> 8);
-      if (b.size() == 2 * per_buffer_) send(r % p_);
-      if ((k & 63) == 0) receive_what_came();
+      if (b.size() == 2 * per_buffer_)
+        send(r % p_);
+      if ((k & 63) == 0)
+        receive_what_came();
     }
     for (std::size_t d = 0; d < p_; ++d) send(d);
     // Termination by counting: how many buffers each image sent here.
@@ -125,24 +135,26 @@ class mpi_stream {
     MPI_Request request = MPI_REQUEST_NULL;
   };
   void post(std::size_t k) {
-    MPI_Irecv(receives_[k].data.data(), static_cast<int>(receives_[k].data.size()), MPI_UINT64_T, MPI_ANY_SOURCE, 0,
-              comm_, &receives_[k].request);
+    MPI_Irecv(receives_[k].data.data(), static_cast<int>(receives_[k].data.size()), MPI_UINT64_T,
+              MPI_ANY_SOURCE, 0, comm_, &receives_[k].request);
     posted_.push_back(k);
   }
   void send(std::size_t d) {
     auto& b = out_[d];
-    if (b.empty()) return;
+    if (b.empty())
+      return;
     // At most one send in flight per destination (the engine's budget: a buffer being filled
     // and one on its way per destination).
     int done = 0;
     while (done == 0) {
       MPI_Test(&in_flight_[d], &done, MPI_STATUS_IGNORE);
-      if (done == 0) receive_what_came();
+      if (done == 0)
+        receive_what_came();
     }
     flying_[d].swap(b);
     b.clear();
-    MPI_Isend(flying_[d].data(), static_cast<int>(flying_[d].size()), MPI_UINT64_T, static_cast<int>(d), 0, comm_,
-              &in_flight_[d]);
+    MPI_Isend(flying_[d].data(), static_cast<int>(flying_[d].size()), MPI_UINT64_T,
+              static_cast<int>(d), 0, comm_, &in_flight_[d]);
     ++sent_[d];
   }
   void complete_sends() {
@@ -154,7 +166,8 @@ class mpi_stream {
       int done = 0;
       MPI_Status st;
       MPI_Test(&receives_[k].request, &done, &st);
-      if (done == 0) return;
+      if (done == 0)
+        return;
       posted_.pop_front();
       int n = 0;
       MPI_Get_count(&st, MPI_UINT64_T, &n);
@@ -176,7 +189,9 @@ class mpi_stream {
   long received_ = 0;
 };
 
-std::uint64_t respond(std::uint64_t a, std::uint64_t b) { return a + b; }
+std::uint64_t respond(std::uint64_t a, std::uint64_t b) {
+  return a + b;
+}
 
 }  // namespace
 
@@ -184,7 +199,8 @@ int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bench::options opt(argc, argv, "remote calls: pgas::rpc_ff / rpc vs hand-written MPI",
                            {{"messages", "10000000"}, {"round-trips", "20000"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const auto reps = static_cast<int>(opt.get("reps"));
   const std::size_t messages = opt.size("messages");
   const std::size_t trips = opt.size("round-trips");
@@ -198,21 +214,21 @@ int main(int argc, char** argv) {
   mpi_stream hand(pgas::runtime::messages::buffer_bytes());
   bool pgas_ok = true;
   bool mpi_ok = true;
-  const auto stream_times = bench::interleaved_medians(
-      reps, {[&] {
-               std::fill(table.begin(), table.end(), 0);
-               pgas_stream(messages);
-               pgas_ok = pgas_ok && table_holds(expected);
-             },
-             [&] {
-               std::fill(table.begin(), table.end(), 0);
-               hand.run(messages);
-               mpi_ok = mpi_ok && table_holds(expected);
-             }});
+  const auto stream_times =
+      bench::interleaved_medians(reps, {[&] {
+                                          std::fill(table.begin(), table.end(), 0);
+                                          pgas_stream(messages);
+                                          pgas_ok = pgas_ok && table_holds(expected);
+                                        },
+                                        [&] {
+                                          std::fill(table.begin(), table.end(), 0);
+                                          hand.run(messages);
+                                          mpi_ok = mpi_ok && table_holds(expected);
+                                        }});
   const std::string size = std::to_string(messages) + "x16B";
   const double total = static_cast<double>(messages * p);
-  results.push_back(bench::report("rpc_ff_stream", "pgas", size, stream_times[0], total / stream_times[0] / 1e6,
-                                  "Mcalls/s", pgas_ok));
+  results.push_back(bench::report("rpc_ff_stream", "pgas", size, stream_times[0],
+                                  total / stream_times[0] / 1e6, "Mcalls/s", pgas_ok));
   results.push_back(bench::report("rpc_ff_stream", "mpi_aggregated_isend", size, stream_times[1],
                                   total / stream_times[1] / 1e6, "Mcalls/s", mpi_ok));
 
@@ -224,7 +240,8 @@ int main(int argc, char** argv) {
         reps, {[&] {
                  if (me == 0) {
                    for (std::size_t k = 0; k < trips; ++k) {
-                     const std::uint64_t got = pgas::rpc(1, respond, std::uint64_t{k}, std::uint64_t{7}).get();
+                     const std::uint64_t got =
+                         pgas::rpc(1, respond, std::uint64_t{k}, std::uint64_t{7}).get();
                      rpc_ok = rpc_ok && got == k + 7;
                    }
                  }
@@ -251,10 +268,11 @@ int main(int argc, char** argv) {
     int oks[2] = {rpc_ok ? 1 : 0, pingpong_ok ? 1 : 0};
     MPI_Allreduce(MPI_IN_PLACE, oks, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     const auto per_second = [&](double s) { return static_cast<double>(trips) / s / 1e3; };
-    results.push_back(bench::report("rpc_round_trip", "pgas", "16B", trip_times[0], per_second(trip_times[0]),
-                                    "Ktrips/s", oks[0] == 1));
-    results.push_back(bench::report("rpc_round_trip", "mpi_send_recv_ping_pong", "16B", trip_times[1],
-                                    per_second(trip_times[1]), "Ktrips/s", oks[1] == 1));
+    results.push_back(bench::report("rpc_round_trip", "pgas", "16B", trip_times[0],
+                                    per_second(trip_times[0]), "Ktrips/s", oks[0] == 1));
+    results.push_back(bench::report("rpc_round_trip", "mpi_send_recv_ping_pong", "16B",
+                                    trip_times[1], per_second(trip_times[1]), "Ktrips/s",
+                                    oks[1] == 1));
   }
   return bench::summarize(results, "pgas");
 }

@@ -8,13 +8,12 @@
 
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <algorithm>
 #include <cmath>
 #include <concepts>
-#include <vector>
-
 #include <pgas_programs/prk_star.hpp>
-#include "harness.hpp"
+#include <vector>
 
 namespace {
 
@@ -58,14 +57,24 @@ struct tile {
   std::vector<double> in;
   std::vector<double> out;
   tile(const problem& p, std::size_t g_rows, std::size_t g_cols)
-      : grid_rows{g_rows}, grid_cols{g_cols}, n{p.n}, radius{p.radius}, row_split{pgas::block{}.bind(p.n, g_rows)},
-        col_split{pgas::block{}.bind(p.n, g_cols)}, gr{pgas::this_image() / g_cols}, gc{pgas::this_image() % g_cols},
-        first_row{row_split.first_of(gr)}, first_col{col_split.first_of(gc)}, rows{row_split.local_size(gr)},
-        cols{col_split.local_size(gc)}, width{cols + 2 * p.radius} {
+      : grid_rows{g_rows},
+        grid_cols{g_cols},
+        n{p.n},
+        radius{p.radius},
+        row_split{pgas::block{}.bind(p.n, g_rows)},
+        col_split{pgas::block{}.bind(p.n, g_cols)},
+        gr{pgas::this_image() / g_cols},
+        gc{pgas::this_image() % g_cols},
+        first_row{row_split.first_of(gr)},
+        first_col{col_split.first_of(gc)},
+        rows{row_split.local_size(gr)},
+        cols{col_split.local_size(gc)},
+        width{cols + 2 * p.radius} {
     in.assign((rows + 2 * radius) * width, 0.0);
     out.assign(in.size(), 0.0);
     for (std::size_t i = 0; i < rows; ++i) {
-      for (std::size_t j = 0; j < cols; ++j) at(in, i, j) = static_cast<double>(first_row + i + first_col + j);
+      for (std::size_t j = 0; j < cols; ++j)
+        at(in, i, j) = static_cast<double>(first_row + i + first_col + j);
     }
   }
   // Element (i, j) of the tile, ghosts at negative indices and past the extents.
@@ -73,13 +82,15 @@ struct tile {
   double& at(std::vector<double>& v, I i, J j) const {
     const auto r = static_cast<std::ptrdiff_t>(radius);
     const auto row = static_cast<std::ptrdiff_t>(i) + r;
-    return v[static_cast<std::size_t>(row * static_cast<std::ptrdiff_t>(width) + static_cast<std::ptrdiff_t>(j) + r)];
+    return v[static_cast<std::size_t>(row * static_cast<std::ptrdiff_t>(width) +
+                                      static_cast<std::ptrdiff_t>(j) + r)];
   }
   // The rank at grid offset (di, dj) from this one, or MPI_PROC_NULL past the grid's edge.
   [[nodiscard]] int neighbour(int di, int dj) const {
     const auto r = static_cast<long>(gr) + di;
     const auto c = static_cast<long>(gc) + dj;
-    if (r < 0 || c < 0 || r >= static_cast<long>(grid_rows) || c >= static_cast<long>(grid_cols)) return MPI_PROC_NULL;
+    if (r < 0 || c < 0 || r >= static_cast<long>(grid_rows) || c >= static_cast<long>(grid_cols))
+      return MPI_PROC_NULL;
     return static_cast<int>(static_cast<std::size_t>(r) * grid_cols + static_cast<std::size_t>(c));
   }
 };
@@ -94,7 +105,8 @@ void sweep(const problem& p, tile& b) {
   prk::with_radius(p.radius, [&](auto R) {
     for (std::size_t i = 0; i < b.rows; ++i) {
       const std::size_t g = b.first_row + i;
-      if (g < p.radius || g >= p.n - p.radius || j1 <= b.first_col) continue;
+      if (g < p.radius || g >= p.n - p.radius || j1 <= b.first_col)
+        continue;
       const double* in = &b.at(b.in, i, 0);
       double* out = &b.at(b.out, i, 0);
       for (std::size_t j = j0; j < j1 - b.first_col; ++j) {
@@ -118,10 +130,12 @@ double local_norm(const problem& p, tile& b) {
   double s = 0;
   for (std::size_t i = 0; i < b.rows; ++i) {
     const std::size_t gi = b.first_row + i;
-    if (gi < p.radius || gi >= p.n - p.radius) continue;
+    if (gi < p.radius || gi >= p.n - p.radius)
+      continue;
     for (std::size_t j = 0; j < b.cols; ++j) {
       const std::size_t gj = b.first_col + j;
-      if (gj >= p.radius && gj < p.n - p.radius) s += std::fabs(b.at(b.out, i, j));
+      if (gj >= p.radius && gj < p.n - p.radius)
+        s += std::fabs(b.at(b.out, i, j));
     }
   }
   return s;
@@ -214,24 +228,31 @@ std::pair<double, bool> run_rma_fence(const problem& p, std::size_t g_rows, std:
   const auto r = static_cast<int>(p.radius);
   MPI_Datatype left_cols_type;
   MPI_Datatype right_cols_type;
-  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(left_cols + 2 * p.radius), MPI_DOUBLE, &left_cols_type);
-  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(right_cols + 2 * p.radius), MPI_DOUBLE, &right_cols_type);
+  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(left_cols + 2 * p.radius),
+                  MPI_DOUBLE, &left_cols_type);
+  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(right_cols + 2 * p.radius),
+                  MPI_DOUBLE, &right_cols_type);
   MPI_Type_commit(&left_cols_type);
   MPI_Type_commit(&right_cols_type);
   const auto w = static_cast<MPI_Aint>(b.width);
   const MPI_Aint up_ghost = static_cast<MPI_Aint>(up_rows + p.radius) * w + R;
   const MPI_Aint down_ghost = R;
-  const MPI_Aint left_ghost = R * static_cast<MPI_Aint>(left_cols + 2 * p.radius) + static_cast<MPI_Aint>(left_cols) + R;
+  const MPI_Aint left_ghost =
+      R * static_cast<MPI_Aint>(left_cols + 2 * p.radius) + static_cast<MPI_Aint>(left_cols) + R;
   const MPI_Aint right_ghost = R * static_cast<MPI_Aint>(right_cols + 2 * p.radius);
   auto result = run(
       p,
       [&] {
         MPI_Win_fence(0, win);
-        if (up != MPI_PROC_NULL) MPI_Put(&b.at(b.in, 0, 0), 1, face.rows, up, up_ghost, 1, face.rows, win);
-        if (down != MPI_PROC_NULL) MPI_Put(&b.at(b.in, rows - R, 0), 1, face.rows, down, down_ghost, 1, face.rows, win);
-        if (left != MPI_PROC_NULL) MPI_Put(&b.at(b.in, 0, 0), 1, face.cols, left, left_ghost, 1, left_cols_type, win);
+        if (up != MPI_PROC_NULL)
+          MPI_Put(&b.at(b.in, 0, 0), 1, face.rows, up, up_ghost, 1, face.rows, win);
+        if (down != MPI_PROC_NULL)
+          MPI_Put(&b.at(b.in, rows - R, 0), 1, face.rows, down, down_ghost, 1, face.rows, win);
+        if (left != MPI_PROC_NULL)
+          MPI_Put(&b.at(b.in, 0, 0), 1, face.cols, left, left_ghost, 1, left_cols_type, win);
         if (right != MPI_PROC_NULL) {
-          MPI_Put(&b.at(b.in, 0, cols - R), 1, face.cols, right, right_ghost, 1, right_cols_type, win);
+          MPI_Put(&b.at(b.in, 0, cols - R), 1, face.cols, right, right_ghost, 1, right_cols_type,
+                  win);
         }
         MPI_Win_fence(0, win);
       },
@@ -259,22 +280,34 @@ std::pair<double, bool> run_pgas(const problem& p, std::size_t g_rows, std::size
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bench::options opt(argc, argv, "PRK star stencil: pgas vs hand-written MPI",
-                           {{"n", "2000"}, {"radius", "2"}, {"iterations", "50"}, {"grid-rows", "0"}, {"grid-cols", "1"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+                           {{"n", "2000"},
+                            {"radius", "2"},
+                            {"iterations", "50"},
+                            {"grid-rows", "0"},
+                            {"grid-cols", "1"}});
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const problem p(opt.size("n"), opt.size("radius"), static_cast<int>(opt.get("iterations")));
   // The process grid: --grid-rows x --grid-cols images (grid-rows 0: all images over the rows).
   const std::size_t g_cols = std::max<std::size_t>(1, opt.size("grid-cols"));
-  const std::size_t g_rows = opt.size("grid-rows") == 0 ? pgas::num_images() / g_cols : opt.size("grid-rows");
+  const std::size_t g_rows =
+      opt.size("grid-rows") == 0 ? pgas::num_images() / g_cols : opt.size("grid-rows");
   if (g_rows * g_cols != pgas::num_images()) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "a %zu x %zu grid does not hold %zu images\n", g_rows, g_cols, pgas::num_images());
+    if (pgas::this_image() == 0)
+      std::fprintf(stderr, "a %zu x %zu grid does not hold %zu images\n", g_rows, g_cols,
+                   pgas::num_images());
     return 2;
   }
-  if (p.n < 2 * p.radius + 1 || pgas::block{}.bind(p.n, std::max(g_rows, g_cols)).local_size(std::max(g_rows, g_cols) - 1) < p.radius) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "grid too small for the radius and image count\n");
+  if (p.n < 2 * p.radius + 1 ||
+      pgas::block{}.bind(p.n, std::max(g_rows, g_cols)).local_size(std::max(g_rows, g_cols) - 1) <
+          p.radius) {
+    if (pgas::this_image() == 0)
+      std::fprintf(stderr, "grid too small for the radius and image count\n");
     return 2;
   }
-  const std::string size = "n=" + std::to_string(p.n) + ",R=" + std::to_string(p.radius) + ",iterations=" +
-                           std::to_string(p.iterations) + ",grid=" + std::to_string(g_rows) + "x" + std::to_string(g_cols);
+  const std::string size = "n=" + std::to_string(p.n) + ",R=" + std::to_string(p.radius) +
+                           ",iterations=" + std::to_string(p.iterations) +
+                           ",grid=" + std::to_string(g_rows) + "x" + std::to_string(g_cols);
   // Each variant times itself (its first sweep untimed); the repetitions go in_rotation.
   using runner = std::pair<double, bool> (*)(const problem&, std::size_t, std::size_t);
   const std::vector<std::pair<std::string, runner>> variants = {
@@ -284,7 +317,8 @@ int main(int argc, char** argv) {
   const long reps = opt.get("reps");
   bench::in_rotation(reps, variants.size(), [&](long r, std::size_t v) {
     if (v == static_cast<std::size_t>(r) % variants.size()) {
-      bench::progress("stencil repetition " + std::to_string(r + 1) + " of " + std::to_string(reps));
+      bench::progress("stencil repetition " + std::to_string(r + 1) + " of " +
+                      std::to_string(reps));
     }
     const auto [t, verified] = variants[v].second(p, g_rows, g_cols);
     times[v].push_back(t);
@@ -299,7 +333,8 @@ int main(int argc, char** argv) {
       std::printf("%s: %s\nRate (MFlops/s): %.3f  Avg time (s): %.6f\n", variants[v].first.c_str(),
                   ok[v] ? "Solution validates" : "ERROR: solution did not validate", mflops, avg);
     }
-    results.push_back(bench::report("stencil", variants[v].first, size, t, mflops, "MFlop/s", ok[v]));
+    results.push_back(
+        bench::report("stencil", variants[v].first, size, t, mflops, "MFlop/s", ok[v]));
   }
   return bench::summarize(results, "pgas");
 }

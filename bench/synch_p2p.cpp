@@ -2,15 +2,13 @@
 // sweeps): pgas with one pgas::event post per row group beside a hand-written MPI version that
 // sends each row group's boundary value with MPI_Send / MPI_Recv, as PRK's MPI1 version does.
 // Both verify the corner value against PRK's formula.
-#include <pgas_programs/prk_synch_p2p.hpp>
-
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <algorithm>
 #include <cmath>
+#include <pgas_programs/prk_synch_p2p.hpp>
 #include <vector>
-
-#include "harness.hpp"
 
 namespace {
 
@@ -27,7 +25,8 @@ class mpi_synch_p2p {
     first_ = d_.first_of(static_cast<std::size_t>(rank_));
     a_.assign(m_ * (width_ + 1), 0.0);
     for (std::size_t j = 0; j < width_; ++j) at(0, j) = static_cast<double>(first_ + j);
-    for (std::size_t i = 0; i < m_; ++i) ghost(i) = first_ == 0 ? 0.0 : static_cast<double>(first_ - 1);
+    for (std::size_t i = 0; i < m_; ++i)
+      ghost(i) = first_ == 0 ? 0.0 : static_cast<double>(first_ - 1);
     if (first_ == 0) {
       for (std::size_t i = 0; i < m_; ++i) at(i, 0) = static_cast<double>(i);
     }
@@ -106,9 +105,11 @@ class mpi_synch_p2p {
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(argc, argv, "PRK Synch_p2p: pgas events vs MPI_Send/MPI_Recv per row group",
-                           {{"rows", "4000"}, {"cols", "4000"}, {"iterations", "10"}, {"group", "1"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  const bench::options opt(
+      argc, argv, "PRK Synch_p2p: pgas events vs MPI_Send/MPI_Recv per row group",
+      {{"rows", "4000"}, {"cols", "4000"}, {"iterations", "10"}, {"group", "1"}});
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   const std::size_t m = std::max<std::size_t>(2, opt.size("rows"));
   const std::size_t n = std::max<std::size_t>(pgas::num_images(), opt.size("cols"));
   const std::size_t iterations = std::max<std::size_t>(1, opt.size("iterations"));
@@ -126,15 +127,19 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(opt.get("reps"));
   const auto [pgas_s, mpi_s] = bench::interleaved_medians(reps, pgas_pass, mpi_pass);
   // Every sweep adds m + n - 2 to the corner (PRK's validation), whichever variant.
-  const double expected = static_cast<double>((1 + static_cast<std::size_t>(reps) * iterations) * (m + n - 2));
+  const double expected =
+      static_cast<double>((1 + static_cast<std::size_t>(reps) * iterations) * (m + n - 2));
   const auto valid = [&](double corner) { return std::fabs(corner - expected) / expected < 1e-8; };
   const bool pgas_ok = valid(pgas_grid.corner());
   const bool mpi_ok = valid(mpi_grid.corner());
-  const std::string size = "grid=" + std::to_string(m) + "x" + std::to_string(n) + ",iterations=" +
-                           std::to_string(iterations) + ",group=" + std::to_string(group);
+  const std::string size = "grid=" + std::to_string(m) + "x" + std::to_string(n) +
+                           ",iterations=" + std::to_string(iterations) +
+                           ",group=" + std::to_string(group);
   const double flops = 2.0 * static_cast<double>((m - 1) * (n - 1) * iterations);
   std::vector<bench::result> results;
-  results.push_back(bench::report("synch_p2p", "pgas_events", size, pgas_s, flops / pgas_s * 1e-6, "MFlop/s", pgas_ok));
-  results.push_back(bench::report("synch_p2p", "mpi_send_recv", size, mpi_s, flops / mpi_s * 1e-6, "MFlop/s", mpi_ok));
+  results.push_back(bench::report("synch_p2p", "pgas_events", size, pgas_s, flops / pgas_s * 1e-6,
+                                  "MFlop/s", pgas_ok));
+  results.push_back(bench::report("synch_p2p", "mpi_send_recv", size, mpi_s, flops / mpi_s * 1e-6,
+                                  "MFlop/s", mpi_ok));
   return bench::summarize(results, "pgas_events");
 }

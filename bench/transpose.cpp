@@ -2,16 +2,14 @@
 // hand-written MPI version as PRK's MPI1 one works (column blocks, MPI_Alltoall of square blocks,
 // then each received block transposed into B; here in cache-sized tiles, as PRK's tiled kernels
 // do). Both verify B against PRK's formula.
-#include <pgas_programs/prk_transpose.hpp>
-
 #include <mpi.h>
 
+#include "harness.hpp"
 #include <algorithm>
 #include <cmath>
+#include <pgas_programs/prk_transpose.hpp>
 #include <string>
 #include <vector>
-
-#include "harness.hpp"
 
 namespace {
 
@@ -29,7 +27,8 @@ class mpi_transpose {
     work_.resize(order_ * block_);
     const std::size_t first = static_cast<std::size_t>(rank_) * block_;
     for (std::size_t i = 0; i < order_; ++i) {
-      for (std::size_t j = 0; j < block_; ++j) a_[i * block_ + j] = static_cast<double>(order_ * i + first + j);
+      for (std::size_t j = 0; j < block_; ++j)
+        a_[i * block_ + j] = static_cast<double>(order_ * i + first + j);
     }
   }
   mpi_transpose(const mpi_transpose&) = delete;
@@ -63,7 +62,8 @@ class mpi_transpose {
     double sum = 0;
     for (std::size_t i = 0; i < order_; ++i) {
       for (std::size_t j = 0; j < block_; ++j) {
-        sum += std::fabs(b_[i * block_ + j] - (static_cast<double>(order_ * (first + j) + i) * e + e * (e - 1) / 2));
+        sum += std::fabs(b_[i * block_ + j] -
+                         (static_cast<double>(order_ * (first + j) + i) * e + e * (e - 1) / 2));
       }
     }
     double total = 0;
@@ -87,9 +87,11 @@ class mpi_transpose {
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(argc, argv, "PRK Transpose: pgas::transpose vs MPI_Alltoall of column blocks",
+  const bench::options opt(argc, argv,
+                           "PRK Transpose: pgas::transpose vs MPI_Alltoall of column blocks",
                            {{"order", "4000"}, {"iterations", "5"}});
-  if (opt.stop()) return opt.failed() ? 2 : 0;
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
   // PRK's MPI version needs the order to be a multiple of the ranks.
   const std::size_t p = pgas::num_images();
   const std::size_t order = std::max<std::size_t>(p, opt.size("order") / p * p);
@@ -108,10 +110,13 @@ int main(int argc, char** argv) {
   const auto [pgas_s, mpi_s] = bench::interleaved_medians(reps, pgas_pass, mpi_pass);
   const bool pgas_ok = pgas_kernel.error() < prk::transpose::epsilon;
   const bool mpi_ok = mpi_kernel.error() < prk::transpose::epsilon;
-  const std::string size = "order=" + std::to_string(order) + ",iterations=" + std::to_string(iterations);
+  const std::string size =
+      "order=" + std::to_string(order) + ",iterations=" + std::to_string(iterations);
   const double bytes = pgas_kernel.bytes() * static_cast<double>(iterations);
   std::vector<bench::result> results;
-  results.push_back(bench::report("transpose", "pgas", size, pgas_s, bytes / pgas_s * 1e-6, "MB/s", pgas_ok));
-  results.push_back(bench::report("transpose", "mpi_alltoall", size, mpi_s, bytes / mpi_s * 1e-6, "MB/s", mpi_ok));
+  results.push_back(
+      bench::report("transpose", "pgas", size, pgas_s, bytes / pgas_s * 1e-6, "MB/s", pgas_ok));
+  results.push_back(bench::report("transpose", "mpi_alltoall", size, mpi_s, bytes / mpi_s * 1e-6,
+                                  "MB/s", mpi_ok));
   return bench::summarize(results, "pgas");
 }

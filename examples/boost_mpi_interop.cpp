@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
 
     // A pgas array, filled by its owners, summed both ways.
     pgas::array<long> a(1000);
-    for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<long>(a.global_index(k));
+    for (std::size_t k = 0; k < a.local().size(); ++k)
+      a.local()[k] = static_cast<long>(a.global_index(k));
     pgas::sync_all();
     const long mine = std::accumulate(a.local().begin(), a.local().end(), 0L);
     const long by_boost = boost::mpi::all_reduce(world, mine, std::plus<long>());
@@ -43,8 +44,8 @@ int main(int argc, char** argv) {
     const int colour = world.rank() % 2;
     const boost::mpi::communicator half = world.split(colour);
     const pgas::team t = pgas::to_team(half, colour);
-    ok = ok && t.size() == static_cast<std::size_t>(half.size()) && t.rank() == static_cast<std::size_t>(half.rank()) &&
-         t.number() == colour;
+    ok = ok && t.size() == static_cast<std::size_t>(half.size()) &&
+         t.rank() == static_cast<std::size_t>(half.rank()) && t.number() == colour;
     t.barrier();
     const boost::mpi::communicator again = pgas::to_communicator(t);
     const int half_sum = boost::mpi::all_reduce(again, world.rank(), std::plus<int>());
@@ -54,8 +55,10 @@ int main(int argc, char** argv) {
 
     ok = pgas::co_min(ok ? 1 : 0) == 1;
     if (world.rank() == 0) {
-      std::printf("%s; %d images; array sum %ld by Boost.MPI and by pgas; team of the even half: %zu images, rank sum %d\n",
-                  greeting.c_str(), world.size(), by_pgas, t.size(), half_sum);
+      std::printf(
+          "%s; %d images; array sum %ld by Boost.MPI and by pgas; team of the even half: %zu "
+          "images, rank sum %d\n",
+          greeting.c_str(), world.size(), by_pgas, t.size(), half_sum);
       std::printf("%s\n", ok ? "Boost.MPI and pgas agree" : "ERROR: Boost.MPI and pgas disagree");
     }
   }

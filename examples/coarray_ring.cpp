@@ -1,18 +1,23 @@
 // A token travels around the images in a ring: each image waits for its left neighbour with
 // sync_images, adds its own number to the token and hands it to its right neighbour.
 #include <pgas/pgas.hpp>
-#include <pgas_programs/command_line.hpp>
 
 #include <cstdio>
+#include <pgas_programs/command_line.hpp>
 #include <string>
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   int laps = 3;
-  CLI::App app{"Passes a token around all images with a coarray and sync_images; each image adds\n"
-               "its number. Image 0 checks the total.", "coarray_ring"};
-  app.add_option("--laps", laps, "times around the ring")->capture_default_str()->check(CLI::NonNegativeNumber);
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  CLI::App app{
+      "Passes a token around all images with a coarray and sync_images; each image adds\n"
+      "its number. Image 0 checks the total.",
+      "coarray_ring"};
+  app.add_option("--laps", laps, "times around the ring")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
   const std::size_t me = pgas::this_image();
   const std::size_t n = pgas::num_images();
   const std::size_t right = (me + 1) % n;

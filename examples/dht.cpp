@@ -3,13 +3,13 @@
 // run at the key's owner. Every image inserts its own string keys, then finds keys every image
 // inserted (and some nobody did), and checks each answer against a serial map it builds itself.
 #include <pgas/pgas.hpp>
-#include <pgas_programs/command_line.hpp>
 
 #include <mpi.h>
 
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <pgas_programs/command_line.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,24 +18,38 @@ namespace {
 
 using shard = std::unordered_map<std::string, std::string>;
 
-std::string key_of(std::size_t image, std::size_t k) { return "key-" + std::to_string(image) + "-" + std::to_string(k); }
-std::string value_of(std::size_t image, std::size_t k) { return "value-" + std::to_string(k * 7919 + image); }
-
-// The owner of a key: the same on every image (std::hash of a string is, within one program).
-std::size_t owner_of(const std::string& key) { return std::hash<std::string>{}(key) % pgas::num_images(); }
-
-void insert(pgas::dist_object<shard>& table, const std::string& key, const std::string& value) {
-  pgas::rpc_ff(owner_of(key), [](pgas::dist_object<shard>& t, const std::string& k, const std::string& v) {
-    t->insert_or_assign(k, v);
-  }, table, key, value);
+std::string key_of(std::size_t image, std::size_t k) {
+  return "key-" + std::to_string(image) + "-" + std::to_string(k);
+}
+std::string value_of(std::size_t image, std::size_t k) {
+  return "value-" + std::to_string(k * 7919 + image);
 }
 
-pgas::future<std::optional<std::string>> find(pgas::dist_object<shard>& table, const std::string& key) {
-  return pgas::rpc(owner_of(key), [](pgas::dist_object<shard>& t, const std::string& k) -> std::optional<std::string> {
-    const auto it = t->find(k);
-    if (it == t->end()) return std::nullopt;
-    return it->second;
-  }, table, key);
+// The owner of a key: the same on every image (std::hash of a string is, within one program).
+std::size_t owner_of(const std::string& key) {
+  return std::hash<std::string>{}(key) % pgas::num_images();
+}
+
+void insert(pgas::dist_object<shard>& table, const std::string& key, const std::string& value) {
+  pgas::rpc_ff(
+      owner_of(key),
+      [](pgas::dist_object<shard>& t, const std::string& k, const std::string& v) {
+        t->insert_or_assign(k, v);
+      },
+      table, key, value);
+}
+
+pgas::future<std::optional<std::string>> find(pgas::dist_object<shard>& table,
+                                              const std::string& key) {
+  return pgas::rpc(
+      owner_of(key),
+      [](pgas::dist_object<shard>& t, const std::string& k) -> std::optional<std::string> {
+        const auto it = t->find(k);
+        if (it == t->end())
+          return std::nullopt;
+        return it->second;
+      },
+      table, key);
 }
 
 }  // namespace
@@ -43,9 +57,12 @@ pgas::future<std::optional<std::string>> find(pgas::dist_object<shard>& table, c
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t keys = 100000;
-  CLI::App app{"A distributed hash table on pgas::rpc and pgas::dist_object, checked against a serial map.", "dht"};
+  CLI::App app{
+      "A distributed hash table on pgas::rpc and pgas::dist_object, checked against a serial map.",
+      "dht"};
   app.add_option("--keys", keys, "keys each image inserts")->capture_default_str();
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
   const std::size_t me = pgas::this_image();
   const std::size_t n = pgas::num_images();
 
@@ -67,14 +84,16 @@ int main(int argc, char** argv) {
   const double t1 = MPI_Wtime();
   for (std::size_t first = 0; first < keys; first += window) {
     std::vector<pgas::future<std::optional<std::string>>> answers;
-    for (std::size_t k = first; k < std::min(keys, first + window); ++k) answers.push_back(find(table, key_of(other, k)));
+    for (std::size_t k = first; k < std::min(keys, first + window); ++k)
+      answers.push_back(find(table, key_of(other, k)));
     for (std::size_t k = first; k < std::min(keys, first + window); ++k) {
       const auto got = answers[k - first].get();
       wrong += got == serial.at(key_of(other, k)) ? 0U : 1U;
     }
   }
   const double find_seconds = pgas::co_max(MPI_Wtime() - t1);
-  for (std::size_t k = 0; k < 100; ++k) wrong += find(table, "absent-" + std::to_string(k)).get().has_value() ? 1U : 0U;
+  for (std::size_t k = 0; k < 100; ++k)
+    wrong += find(table, "absent-" + std::to_string(k)).get().has_value() ? 1U : 0U;
   // Each shard holds exactly the keys it owns.
   std::size_t owned = 0;
   for (const auto& [key, value] : serial) owned += owner_of(key) == me ? 1U : 0U;
@@ -82,9 +101,10 @@ int main(int argc, char** argv) {
   wrong = pgas::co_sum(wrong);
   const std::size_t total = pgas::co_sum(table->size());
   if (me == 0) {
-    std::printf("dht: %zu keys on %zu images; inserts %.1f M/s, finds %.2f M/s; %zu wrong (%s)\n", total, n,
-                static_cast<double>(keys * n) / insert_seconds * 1e-6, static_cast<double>(keys * n) / find_seconds * 1e-6,
-                wrong, wrong == 0 && total == keys * n ? "passed" : "FAILED");
+    std::printf("dht: %zu keys on %zu images; inserts %.1f M/s, finds %.2f M/s; %zu wrong (%s)\n",
+                total, n, static_cast<double>(keys * n) / insert_seconds * 1e-6,
+                static_cast<double>(keys * n) / find_seconds * 1e-6, wrong,
+                wrong == 0 && total == keys * n ? "passed" : "FAILED");
   }
   return wrong == 0 && total == keys * n ? 0 : 1;
 }

@@ -21,16 +21,16 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <string>
-#include <vector>
-
 #include <pgas_programs/command_line.hpp>
 #include <pgas_programs/grid_option.hpp>
 #include <pgas_programs/heat_diffusion.hpp>
-#include <pgas_programs/progress.hpp>
 #include <pgas_programs/prk_star.hpp>
+#include <pgas_programs/progress.hpp>
+#include <string>
+#include <vector>
 #ifdef PGAS_HEAT2D_HDF5
 #include <pgas/hdf5.hpp>
+
 #include <pgas_programs/checkpoint.hpp>
 #endif
 #ifdef PGAS_HEAT2D_PICTURE
@@ -48,9 +48,9 @@ struct settings {
   std::string checkpoint;  // empty: no checkpoints
   int checkpoint_every = 100;
   bool crash_after_checkpoint = false;
-  std::string restart;     // empty: start from the beginning
-  std::string save;        // empty: the final field is not written
-  std::string grid;        // "RxC"; empty: MPI_Dims_create's
+  std::string restart;  // empty: start from the beginning
+  std::string save;     // empty: the final field is not written
+  std::string grid;     // "RxC"; empty: MPI_Dims_create's
 };
 
 // The fields a run's state lives in, by dataset name.
@@ -66,9 +66,12 @@ pgas_programs::run_position position_at(const settings& s, int step) {
 // The step to start from: 0, or the checkpoint's when --restart names one. Collective.
 int restore_if_asked(const settings& s, const fields& state) {
 #ifdef PGAS_HEAT2D_HDF5
-  if (s.restart.empty()) return 0;
+  if (s.restart.empty())
+    return 0;
   const auto step = pgas_programs::restore_checkpoint(s.restart, position_at(s, 0), state);
-  if (pgas::this_image() == 0) std::printf("restarting from step %lld of %s\n", static_cast<long long>(step), s.restart.c_str());
+  if (pgas::this_image() == 0)
+    std::printf("restarting from step %lld of %s\n", static_cast<long long>(step),
+                s.restart.c_str());
   return static_cast<int>(step);
 #else
   (void)s;  // without HDF5 there is no --restart option
@@ -80,7 +83,8 @@ int restore_if_asked(const settings& s, const fields& state) {
 // Writes a checkpoint after `step` steps when one is due. Collective.
 void checkpoint_if_due(const settings& s, int step, const fields& state) {
 #ifdef PGAS_HEAT2D_HDF5
-  if (s.checkpoint.empty() || s.checkpoint_every <= 0 || step % s.checkpoint_every != 0) return;
+  if (s.checkpoint.empty() || s.checkpoint_every <= 0 || step % s.checkpoint_every != 0)
+    return;
   pgas_programs::save_checkpoint(s.checkpoint, position_at(s, step), state);
   if (s.crash_after_checkpoint) {
     pgas::sync_all();  // every image has its part of the file written
@@ -96,9 +100,11 @@ void checkpoint_if_due(const settings& s, int step, const fields& state) {
 // Writes the final field to --save's file, if one was named. Collective.
 void save_if_asked(const settings& s, const pgas::ndarray<double, 2>& field) {
 #ifdef PGAS_HEAT2D_HDF5
-  if (s.save.empty()) return;
+  if (s.save.empty())
+    return;
   pgas::hdf5::write(field, s.save, "/field");
-  if (pgas::this_image() == 0) std::printf("wrote %s\n", s.save.c_str());
+  if (pgas::this_image() == 0)
+    std::printf("wrote %s\n", s.save.c_str());
 #else
   (void)s;
   (void)field;
@@ -108,14 +114,16 @@ void save_if_asked(const settings& s, const pgas::ndarray<double, 2>& field) {
 // Gathers the field on image 0 and draws it there, if --image named a file. Collective.
 bool write_image_if_asked(const pgas::ndarray<double, 2>& m, const settings& s) {
 #ifdef PGAS_HEAT2D_PICTURE
-  if (s.image.empty()) return true;
+  if (s.image.empty())
+    return true;
   const std::size_t n = m.extent(0);
   const std::size_t cols = m.extent(1);
   pgas::array<float> field(n * cols);
   const auto tile = m.local();
   const auto o = m.local_origin();
   for (std::size_t i = 0; i < tile.extent(0); ++i) {
-    for (std::size_t j = 0; j < tile.extent(1); ++j) field[(o[0] + i) * cols + o[1] + j] = static_cast<float>(tile(i, j));
+    for (std::size_t j = 0; j < tile.extent(1); ++j)
+      field[(o[0] + i) * cols + o[1] + j] = static_cast<float>(tile(i, j));
   }
   pgas::sync_all();
   std::vector<float> all;
@@ -139,7 +147,8 @@ bool run_prk(const settings& s) {
   const pgas::grid<2> g = pgas_programs::grid_of(s.grid, {});
   pgas::ndarray<double, 2> in({n, n}, g, R);
   pgas::ndarray<double, 2> out({n, n}, g, R);
-  if (pgas::this_image() == 0) std::printf("process grid %s\n", pgas_programs::grid_text(in.grid()).c_str());
+  if (pgas::this_image() == 0)
+    std::printf("process grid %s\n", pgas_programs::grid_text(in.grid()).c_str());
   prk::fill_input(in);
   const std::vector<double> w = prk::star_weights(R);
   const fields state{{"/in", &in}, {"/out", &out}};
@@ -154,7 +163,8 @@ bool run_prk(const settings& s) {
       t0 = MPI_Wtime();
     }
     prk::sweep(in, out, R, w);
-    if (sweep >= 1) ++timed;
+    if (sweep >= 1)
+      ++timed;
     shown.update(sweep + 1);
     checkpoint_if_due(s, sweep + 1, state);
   }
@@ -172,7 +182,8 @@ bool run_prk(const settings& s) {
     }
     if (timed > 0) {
       const double avg = elapsed / timed;
-      const double flops = static_cast<double>(2 * (4 * R + 1) + 1) * static_cast<double>((n - 2 * R) * (n - 2 * R));
+      const double flops =
+          static_cast<double>(2 * (4 * R + 1) + 1) * static_cast<double>((n - 2 * R) * (n - 2 * R));
       std::printf("Rate (MFlops/s): %.6f  Avg time (s): %.6f\n", flops / avg * 1e-6, avg);
     }
   }
@@ -183,7 +194,8 @@ bool run_prk(const settings& s) {
 bool run_heat(const settings& s) {
   const std::size_t n = s.n;
   heat::fields f(n, pgas_programs::grid_of(s.grid, {}));
-  if (pgas::this_image() == 0) std::printf("process grid %s\n", pgas_programs::grid_text(f.a.grid()).c_str());
+  if (pgas::this_image() == 0)
+    std::printf("process grid %s\n", pgas_programs::grid_text(f.a.grid()).c_str());
   const int first = restore_if_asked(s, {{"/field", &f.a}});
   pgas::ndarray<double, 2>* from = &f.a;
   pgas::ndarray<double, 2>* to = &f.b;
@@ -213,8 +225,8 @@ bool run_heat(const settings& s) {
   const double bottom = (*from)(n - 1, n / 2).get();
   const bool ok = lo >= 0.0 && hi <= 1.0 && top > bottom && top > 0.0;
   if (pgas::this_image() == 0) {
-    std::printf("heat: %d steps on %zu x %zu: top %.4f, bottom %.4f, range [%.4f, %.4f] %s\n", s.iterations, n, n,
-                top, bottom, lo, hi, ok ? "(plausible)" : "(WRONG)");
+    std::printf("heat: %d steps on %zu x %zu: top %.4f, bottom %.4f, range [%.4f, %.4f] %s\n",
+                s.iterations, n, n, top, bottom, lo, hi, ok ? "(plausible)" : "(WRONG)");
   }
   pgas::sync_all();
   save_if_asked(s, *from);
@@ -226,35 +238,50 @@ bool run_heat(const settings& s) {
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   settings s;
-  CLI::App app{"2-D stencil on pgas::ndarray. prk: the Parallel Research Kernels star stencil with its\n"
-               "check; heat: diffusion from a hot top edge.", "heat2d"};
-  app.add_option("--mode", s.mode, "prk or heat")->capture_default_str()->check(CLI::IsMember({"prk", "heat"}));
+  CLI::App app{
+      "2-D stencil on pgas::ndarray. prk: the Parallel Research Kernels star stencil with its\n"
+      "check; heat: diffusion from a hot top edge.",
+      "heat2d"};
+  app.add_option("--mode", s.mode, "prk or heat")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"prk", "heat"}));
   app.add_option("--n", s.n, "grid points per side")->capture_default_str();
   app.add_option("--radius", s.radius, "stencil radius (prk)")->capture_default_str();
-  pgas_programs::add_grid_option(app, s.grid, "process grid RxC (default: as square as the images allow)");
-  app.add_option("--iterations", s.iterations, "timed sweeps (prk) or steps (heat), in all, restarts included")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  pgas_programs::add_grid_option(app, s.grid,
+                                 "process grid RxC (default: as square as the images allow)");
+  app.add_option("--iterations", s.iterations,
+                 "timed sweeps (prk) or steps (heat), in all, restarts included")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 #ifdef PGAS_HEAT2D_PICTURE
-  app.add_option("--image", s.image, "write the final field to this PNG file, with its colour scale");
+  app.add_option("--image", s.image,
+                 "write the final field to this PNG file, with its colour scale");
 #endif
 #ifdef PGAS_HEAT2D_HDF5
-  auto* checkpoint = app.add_option("--checkpoint", s.checkpoint, "write the run's state to this HDF5 file");
+  auto* checkpoint =
+      app.add_option("--checkpoint", s.checkpoint, "write the run's state to this HDF5 file");
   app.add_option("--checkpoint-every", s.checkpoint_every, "steps between checkpoints")
-      ->capture_default_str()->check(CLI::PositiveNumber)->needs(checkpoint);
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(checkpoint);
   app.add_flag("--crash-after-checkpoint", s.crash_after_checkpoint,
                "kill every image (SIGKILL) right after the first checkpoint, to test --restart")
       ->needs(checkpoint);
-  app.add_option("--restart", s.restart, "continue the run saved in this checkpoint")->check(CLI::ExistingFile);
+  app.add_option("--restart", s.restart, "continue the run saved in this checkpoint")
+      ->check(CLI::ExistingFile);
   app.add_option("--save", s.save, "write the final field to this HDF5 file (dataset /field)");
 #endif
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
   try {
     return (s.mode == "prk" ? run_prk(s) : run_heat(s)) ? 0 : 1;
   } catch (const pgas::usage_error& e) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "heat2d: %s\n", e.what());
+    if (pgas::this_image() == 0)
+      std::fprintf(stderr, "heat2d: %s\n", e.what());
     return 2;
   } catch (const pgas::io_error& e) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "heat2d: %s\n", e.what());
+    if (pgas::this_image() == 0)
+      std::fprintf(stderr, "heat2d: %s\n", e.what());
     return 2;
   }
 }

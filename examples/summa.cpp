@@ -12,11 +12,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <string>
-#include <vector>
-
 #include <pgas_programs/command_line.hpp>
 #include <pgas_programs/grid_option.hpp>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -33,7 +32,11 @@ void fill(matrix& a, F f) {
 }
 
 // C += A B with SUMMA, panels at most `panel` wide. Collective over the arrays' team.
-void summa(matrix& c, const matrix& a, const matrix& b, std::size_t panel, const pgas::team& row_team,
+void summa(matrix& c,
+           const matrix& a,
+           const matrix& b,
+           std::size_t panel,
+           const pgas::team& row_team,
            const pgas::team& col_team) {
   pgas::sync_all();  // every image's A and B are written
   const auto ct = c.local();
@@ -49,8 +52,9 @@ void summa(matrix& c, const matrix& a, const matrix& b, std::size_t panel, const
     // The panel stays inside one tile of A's columns and one of B's rows.
     const std::size_t a_owner = a_cols.owner(k0);
     const std::size_t b_owner = b_rows.owner(k0);
-    const std::size_t k1 = std::min({k, k0 + panel, a_cols.first_of(a_owner) + a_cols.local_size(a_owner),
-                                     b_rows.first_of(b_owner) + b_rows.local_size(b_owner)});
+    const std::size_t k1 =
+        std::min({k, k0 + panel, a_cols.first_of(a_owner) + a_cols.local_size(a_owner),
+                  b_rows.first_of(b_owner) + b_rows.local_size(b_owner)});
     const std::size_t w = k1 - k0;
     a_panel.resize(rows * w);
     b_panel.resize(w * cols);
@@ -89,15 +93,28 @@ int main(int argc, char** argv) {
   std::size_t panel = 128;
   std::size_t check_limit = std::size_t{1} << 27;
   std::string grid_text;
-  CLI::App app{"SUMMA matrix product C = A B on pgas::ndarray tiles, broadcasting panels on grid row and "
-               "column teams; verified.", "summa"};
-  app.add_option("--m", m, "rows of A and C")->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
-  app.add_option("--n", n, "columns of B and C")->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
-  app.add_option("--k", k, "columns of A, rows of B")->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
-  app.add_option("--panel", panel, "panel width")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--check-limit", check_limit, "largest m n k checked against a serial product")->capture_default_str();
-  pgas_programs::add_grid_option(app, grid_text, "process grid RxC (default: as square as the images allow)");
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  CLI::App app{
+      "SUMMA matrix product C = A B on pgas::ndarray tiles, broadcasting panels on grid row and "
+      "column teams; verified.",
+      "summa"};
+  app.add_option("--m", m, "rows of A and C")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+  app.add_option("--n", n, "columns of B and C")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+  app.add_option("--k", k, "columns of A, rows of B")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+  app.add_option("--panel", panel, "panel width")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--check-limit", check_limit, "largest m n k checked against a serial product")
+      ->capture_default_str();
+  pgas_programs::add_grid_option(app, grid_text,
+                                 "process grid RxC (default: as square as the images allow)");
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
   const pgas::grid<2> g = pgas_programs::grid_of(grid_text, {});
   matrix a({m, k}, g);
   matrix b({k, n}, g);
@@ -105,17 +122,24 @@ int main(int argc, char** argv) {
   // The grid's rows and columns as teams: image (r, q) is image q of row team r and image r of
   // column team q.
   const auto me = c.grid_coordinates();
-  const pgas::team row_team = pgas::current_team().split(static_cast<int>(me[0]), static_cast<int>(me[1]));
-  const pgas::team col_team = pgas::current_team().split(static_cast<int>(me[1]), static_cast<int>(me[0]));
+  const pgas::team row_team =
+      pgas::current_team().split(static_cast<int>(me[0]), static_cast<int>(me[1]));
+  const pgas::team col_team =
+      pgas::current_team().split(static_cast<int>(me[1]), static_cast<int>(me[0]));
   if (pgas::this_image() == 0) {
-    std::printf("SUMMA on pgas: C (%zu x %zu) = A (%zu x %zu) B (%zu x %zu)\nprocess grid %s, panel %zu\n", m, n, m,
-                k, k, n, pgas_programs::grid_text(c.grid()).c_str(), panel);
+    std::printf(
+        "SUMMA on pgas: C (%zu x %zu) = A (%zu x %zu) B (%zu x %zu)\nprocess grid %s, panel %zu\n",
+        m, n, m, k, k, n, pgas_programs::grid_text(c.grid()).c_str(), panel);
   }
   bool ok = true;
   // A serial product of small integers (exact in double), where it is small enough.
   if (m * n * k <= check_limit) {
-    const auto ai = [](std::size_t i, std::size_t l) { return static_cast<double>(static_cast<int>((3 * i + 7 * l) % 11) - 5); };
-    const auto bi = [](std::size_t l, std::size_t j) { return static_cast<double>(static_cast<int>((5 * l + 2 * j) % 13) - 6); };
+    const auto ai = [](std::size_t i, std::size_t l) {
+      return static_cast<double>(static_cast<int>((3 * i + 7 * l) % 11) - 5);
+    };
+    const auto bi = [](std::size_t l, std::size_t j) {
+      return static_cast<double>(static_cast<int>((5 * l + 2 * j) % 13) - 6);
+    };
     fill(a, ai);
     fill(b, bi);
     summa(c, a, b, panel, row_team, col_team);
@@ -126,12 +150,14 @@ int main(int argc, char** argv) {
       for (std::size_t j = 0; j < v.extent(1); ++j) {
         double want = 0;
         for (std::size_t l = 0; l < k; ++l) want += ai(o[0] + i, l) * bi(l, o[1] + j);
-        if (v(i, j) != want) ++wrong;
+        if (v(i, j) != want)
+          ++wrong;
       }
     }
     wrong = pgas::co_sum(wrong);
     ok = wrong == 0;
-    if (pgas::this_image() == 0) std::printf("serial product check: %zu elements differ\n", wrong);
+    if (pgas::this_image() == 0)
+      std::printf("serial product check: %zu elements differ\n", wrong);
     fill(c, [](std::size_t, std::size_t) { return 0.0; });
   }
   // The timed product, checked against the closed form.
@@ -146,13 +172,17 @@ int main(int argc, char** argv) {
   const double sum_l = static_cast<double>(k) * static_cast<double>(k - 1) / 2;
   double error = 0;
   for (std::size_t i = 0; i < v.extent(0); ++i) {
-    for (std::size_t j = 0; j < v.extent(1); ++j) error += std::fabs(v(i, j) - static_cast<double>(o[1] + j) * sum_l);
+    for (std::size_t j = 0; j < v.extent(1); ++j)
+      error += std::fabs(v(i, j) - static_cast<double>(o[1] + j) * sum_l);
   }
   error = pgas::co_sum(error);
   ok = ok && error == 0.0;  // integers below 2^53: exact
   if (pgas::this_image() == 0) {
-    std::printf("%s\nRate (GFlop/s): %.3f  Time (s): %.6f\n", ok ? "Solution validates" : "ERROR: the product is wrong",
-                2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / seconds * 1e-9, seconds);
+    std::printf("%s\nRate (GFlop/s): %.3f  Time (s): %.6f\n",
+                ok ? "Solution validates" : "ERROR: the product is wrong",
+                2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) /
+                    seconds * 1e-9,
+                seconds);
   }
   return ok ? 0 : 1;
 }

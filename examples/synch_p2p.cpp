@@ -3,14 +3,13 @@
 // row group with a pgas::event post (point-to-point, no barrier); the last image hands the
 // corner back to image 0 between sweeps. Output and validation as PRK's: iterations + 1 sweeps,
 // the first untimed, and A(m-1, n-1) must equal (iterations + 1)(m + n - 2).
-#include <pgas_programs/command_line.hpp>
-#include <pgas_programs/progress.hpp>
-#include <pgas_programs/prk_synch_p2p.hpp>
-
 #include <mpi.h>
 
 #include <cmath>
 #include <cstdio>
+#include <pgas_programs/command_line.hpp>
+#include <pgas_programs/prk_synch_p2p.hpp>
+#include <pgas_programs/progress.hpp>
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
@@ -18,20 +17,32 @@ int main(int argc, char** argv) {
   std::size_t n = 1000;
   std::size_t iterations = 10;
   std::size_t group = 1;
-  CLI::App app{"PRK Synch_p2p: a pipelined wavefront, signalled with pgas::event, verified.", "synch_p2p"};
-  app.add_option("--iterations", iterations, "timed sweeps (one more runs untimed first)")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--rows", m, "grid rows (m)")->capture_default_str()->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
-  app.add_option("--cols", n, "grid columns (n), split over the images")->capture_default_str()->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
-  app.add_option("--group", group, "rows per event post")->capture_default_str()->check(CLI::PositiveNumber);
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  CLI::App app{"PRK Synch_p2p: a pipelined wavefront, signalled with pgas::event, verified.",
+               "synch_p2p"};
+  app.add_option("--iterations", iterations, "timed sweeps (one more runs untimed first)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--rows", m, "grid rows (m)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
+  app.add_option("--cols", n, "grid columns (n), split over the images")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
+  app.add_option("--group", group, "rows per event post")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
   if (n < pgas::num_images()) {
-    if (pgas::this_image() == 0) std::fprintf(stderr, "synch_p2p: --cols must be at least the number of images\n");
+    if (pgas::this_image() == 0)
+      std::fprintf(stderr, "synch_p2p: --cols must be at least the number of images\n");
     return 2;
   }
   if (pgas::this_image() == 0) {
-    std::printf("Parallel Research Kernels\nSynch_p2p on pgas (events)\nNumber of images = %zu\n"
-                "Grid sizes = %zu, %zu\nNumber of iterations = %zu\nGroup factor = %zu\n",
-                pgas::num_images(), m, n, iterations, group);
+    std::printf(
+        "Parallel Research Kernels\nSynch_p2p on pgas (events)\nNumber of images = %zu\n"
+        "Grid sizes = %zu, %zu\nNumber of iterations = %zu\nGroup factor = %zu\n",
+        pgas::num_images(), m, n, iterations, group);
   }
   prk::synch_p2p grid(m, n, group);
   double start = 0;
@@ -53,7 +64,8 @@ int main(int argc, char** argv) {
     if (valid) {
       std::printf("Solution validates\n");
     } else {
-      std::printf("ERROR: checksum %.17g does not match verification value %.17g\n", corner, expected);
+      std::printf("ERROR: checksum %.17g does not match verification value %.17g\n", corner,
+                  expected);
     }
     const double avg = seconds / static_cast<double>(iterations);
     std::printf("Rate (MFlops/s): %lf Avg time (s): %lf\n",

@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <cstdio>
-
 #include <pgas_programs/command_line.hpp>
 #include <pgas_programs/heat_diffusion.hpp>
 
@@ -37,7 +36,8 @@ result diffuse(std::size_t n, int steps) {
   pgas::sync_all();
   double mine = 0;
   for (std::size_t i = 0; i < from->local_rows(); ++i) {
-    for (std::size_t j = 0; j < n; ++j) mine += from->local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
+    for (std::size_t j = 0; j < n; ++j)
+      mine += from->local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
   }
   return {pgas::co_sum(mine), (*from)(n / 2, n / 2).get()};
 }
@@ -48,11 +48,18 @@ int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 200;
   int steps = 500;
-  CLI::App app{"Teams: two teams of images each run the same heat-diffusion problem alone; the whole job "
-               "then compares their results.", "teams"};
-  app.add_option("--n", n, "grid points per side")->capture_default_str()->check(CLI::Range(std::size_t{4}, std::size_t{1} << 20));
-  app.add_option("--steps", steps, "diffusion steps")->capture_default_str()->check(CLI::NonNegativeNumber);
-  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv)) return *stop;
+  CLI::App app{
+      "Teams: two teams of images each run the same heat-diffusion problem alone; the whole job "
+      "then compares their results.",
+      "teams"};
+  app.add_option("--n", n, "grid points per side")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{4}, std::size_t{1} << 20));
+  app.add_option("--steps", steps, "diffusion steps")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
+    return *stop;
 
   const std::size_t colour = pgas::this_image() % 2;
   const pgas::team t = pgas::current_team().split(static_cast<int>(colour));
@@ -60,10 +67,11 @@ int main(int argc, char** argv) {
   {
     const pgas::change_team scope(t);  // from here on, images are numbered within the team
     const result r = diffuse(n, steps);
-    if (pgas::this_image() == 0) of_team(colour) = r;
+    if (pgas::this_image() == 0)
+      of_team(colour) = r;
     if (pgas::this_image() == 0) {
-      std::printf("team %zu (%zu images): total heat %.12f, centre %.12e\n", colour + 1, pgas::num_images(), r.total,
-                  r.middle);
+      std::printf("team %zu (%zu images): total heat %.12f, centre %.12e\n", colour + 1,
+                  pgas::num_images(), r.total, r.middle);
     }
   }  // end team: the team's images synchronise
   pgas::sync_all();
@@ -73,8 +81,8 @@ int main(int argc, char** argv) {
   const result first = of_team(0).get();
   const result last = of_team(teams - 1).get();
   const double spread = std::fabs(first.total - last.total) / std::max(1.0, std::fabs(first.total));
-  const bool agree = pgas::co_max(spread) < 1e-12 && pgas::co_min(first.middle == last.middle ? 1 : 0) == 1 &&
-                     first.total > 0;
+  const bool agree = pgas::co_max(spread) < 1e-12 &&
+                     pgas::co_min(first.middle == last.middle ? 1 : 0) == 1 && first.total > 0;
   if (pgas::this_image() == 0) {
     std::printf("%zu images in %zu teams: %s\n", pgas::num_images(), teams,
                 agree ? "the teams agree" : "ERROR: the teams disagree");

@@ -62,9 +62,12 @@ class aggregator {
   void add(std::size_t i, const value_type& v) {
     held& h = live("add");
     // Checked here, not at sending, so the caller learns which add was wrong.
-    if (h.finder.expired()) throw usage_error("pgas::aggregator::add: its container no longer exists");
-    if (i >= h.size) runtime::throw_out_of_range("aggregator index", i, h.size);
-    if (h.indices.size() == h.capacity) h.issue();
+    if (h.finder.expired())
+      throw usage_error("pgas::aggregator::add: its container no longer exists");
+    if (i >= h.size)
+      runtime::throw_out_of_range("aggregator index", i, h.size);
+    if (h.indices.size() == h.capacity)
+      h.issue();
     h.indices.push_back(i);
     h.values.push_back(v);
   }
@@ -92,10 +95,12 @@ class aggregator {
     void issue() override {
       // Updates are only added while the container exists, and its destruction sends them
       // first: a gone container leaves nothing to send, and a sync point must not throw here.
-      if (finder.expired()) return;
+      if (finder.expired())
+        return;
       const auto elements = finder.lock("pgas::aggregator");
       size = elements.size();  // a vector's size changes only in collective calls, which sync
-      if (indices.empty()) return;
+      if (indices.empty())
+        return;
       // Taken out first: whatever happens while sending, no update is sent twice.
       std::vector<std::size_t> sending_indices;
       std::vector<value_type> sending_values;
@@ -103,7 +108,8 @@ class aggregator {
       sending_values.swap(values);
       const bool in_place = detail::combine_in_place<value_type>(
           elements, sending_indices, [&](std::size_t u) { return sending_values[u]; }, op);
-      if (!in_place) detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
+      if (!in_place)
+        detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
       // The buffers' room goes back for the next batch.
       sending_indices.clear();
       sending_values.clear();
@@ -123,17 +129,21 @@ class aggregator {
 
   // Refuses, before anything is registered or reserved, what cannot aggregate.
   static std::size_t checked_capacity(reduce_op op, std::size_t capacity) {
-    if (capacity == 0) throw usage_error("pgas::aggregator: capacity 0 can hold no update");
-    if (op == reduce_op::no_op) throw usage_error("pgas::aggregator: no_op changes nothing");
+    if (capacity == 0)
+      throw usage_error("pgas::aggregator: capacity 0 can hold no update");
+    if (op == reduce_op::no_op)
+      throw usage_error("pgas::aggregator: no_op changes nothing");
     runtime::require_op_defined<value_type>(op);
     return capacity;
   }
   held& live(const char* what) const {
-    if (!held_) throw usage_error(std::string("pgas::aggregator::") + what + " on a moved-from aggregator");
+    if (!held_)
+      throw usage_error(std::string("pgas::aggregator::") + what + " on a moved-from aggregator");
     return *held_;
   }
   void flush_quietly() noexcept {
-    if (!held_) return;
+    if (!held_)
+      return;
     try {
       held_->issue();
     } catch (const std::exception& e) {

@@ -37,7 +37,8 @@ class array : public detail::storage<T, Dist> {
     auto s = base::new_state(t, dist, n);
     const std::size_t mine = s->dist.local_size(s->me);
     std::vector<std::size_t> every(t.size());
-    for (std::size_t img = 0; img < every.size(); ++img) every[img] = s->dist.local_size(img) * sizeof(T);
+    for (std::size_t img = 0; img < every.size(); ++img)
+      every[img] = s->dist.local_size(img) * sizeof(T);
     s->win = runtime::allocate_team_window(t.native(), mine * sizeof(T), sizeof(T), every);
     s->local = std::span<T>(static_cast<T*>(s->win.base()), mine);
     s->mapped = detail::mapped_parts<T>(s->win);

@@ -23,7 +23,8 @@ class array_view : public detail::storage<T, Dist> {
  public:
   /// Collective over the team in force. Throws usage_error on every image if any image's span
   /// has the wrong length, or the images disagree on n or the distribution.
-  array_view(std::span<T> mine, std::size_t n, Dist dist = {}) : array_view(current_team(), mine, n, dist) {}
+  array_view(std::span<T> mine, std::size_t n, Dist dist = {})
+      : array_view(current_team(), mine, n, dist) {}
   /// Collective over team t: the view spans t's images.
   array_view(const pgas::team& t, std::span<T> mine, std::size_t n, Dist dist = {}) {
     detail::require_same_everywhere<T, Dist>("pgas::array_view", t, n, dist);
@@ -35,8 +36,7 @@ class array_view : public detail::storage<T, Dist> {
                         " passed " + std::to_string(mine.size()) + ", its share is " +
                         std::to_string(expected) + ")");
     }
-    s->win = runtime::window::create(t.native(), mine.data(), mine.size_bytes(),
-                                     sizeof(T));
+    s->win = runtime::window::create(t.native(), mine.data(), mine.size_bytes(), sizeof(T));
     s->local = mine;
     this->adopt(std::move(s));
   }

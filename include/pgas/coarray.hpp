@@ -29,18 +29,23 @@ class coarray_base {
   [[nodiscard]] const pgas::team& team() const { return data_.team(); }
 
  protected:
-  coarray_base(const pgas::team& t, std::size_t n, const T& initial) : data_(t, n * t.size(), block{}, initial), n_{n} {}
+  coarray_base(const pgas::team& t, std::size_t n, const T& initial)
+      : data_(t, n * t.size(), block{}, initial), n_{n} {}
   [[nodiscard]] std::size_t checked_image(std::size_t img) const {
     const std::size_t images = data_.team().size();
-    if (img >= images) runtime::throw_out_of_range("image", img, images);
+    if (img >= images)
+      runtime::throw_out_of_range("image", img, images);
     return img;
   }
   [[nodiscard]] std::size_t checked_element(std::size_t k) const {
-    if (k >= n_) runtime::throw_out_of_range("coarray element", k, n_);
+    if (k >= n_)
+      runtime::throw_out_of_range("coarray element", k, n_);
     return k;
   }
   // Where image img's copy starts. Local; throws out_of_range for an image that does not exist.
-  [[nodiscard]] global_ptr<T> first_of(std::size_t img) { return data_.element(checked_image(img) * n_); }
+  [[nodiscard]] global_ptr<T> first_of(std::size_t img) {
+    return data_.element(checked_image(img) * n_);
+  }
   [[nodiscard]] global_ptr<const T> first_of(std::size_t img) const {
     return std::as_const(data_).element(checked_image(img) * n_);
   }
@@ -58,14 +63,17 @@ class coarray : public detail::coarray_base<T> {
   /// Collective. Every image's copy starts as `initial`.
   explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(current_team(), 1, initial) {}
   /// Collective over team t: one copy on each of t's images, numbered as t numbers them.
-  explicit coarray(const pgas::team& t, const T& initial = T{}) : detail::coarray_base<T>(t, 1, initial) {}
+  explicit coarray(const pgas::team& t, const T& initial = T{})
+      : detail::coarray_base<T>(t, 1, initial) {}
   /// This image's copy. Local.
   [[nodiscard]] T& operator*() { return this->data_.local()[0]; }
   [[nodiscard]] const T& operator*() const { return this->data_.local()[0]; }
   [[nodiscard]] T* operator->() { return &**this; }
   [[nodiscard]] const T* operator->() const { return &**this; }
   /// Image img's copy. Local; throws out_of_range for an image that does not exist.
-  [[nodiscard]] global_ref<T> operator()(std::size_t img) { return global_ref<T>{this->first_of(img)}; }
+  [[nodiscard]] global_ref<T> operator()(std::size_t img) {
+    return global_ref<T>{this->first_of(img)};
+  }
   [[nodiscard]] global_ref<const T> operator()(std::size_t img) const {
     return global_ref<const T>{this->first_of(img)};
   }
@@ -79,20 +87,20 @@ class coimage_ref {
 
  public:
   /// `first` is element 0 of that image's copy; the others follow it in its memory.
-  explicit coimage_ref(global_ptr<T> first) noexcept
-    requires(!sized_at_run_time)
+  explicit coimage_ref(global_ptr<T> first) noexcept requires(!sized_at_run_time)
       : first_{first}, size_{N} {}
   /// The same for a copy of n elements.
-  coimage_ref(global_ptr<T> first, std::size_t n) noexcept
-    requires sized_at_run_time
-      : first_{first}, size_{n} {}
+  coimage_ref(global_ptr<T> first, std::size_t n) noexcept requires sized_at_run_time
+      : first_{first},
+        size_{n} {}
   /// Element k of that image's copy. Local; throws out_of_range for k >= size().
   [[nodiscard]] global_ref<T> operator[](std::size_t k) const { return global_ref<T>{element(k)}; }
   /// The elements of one image's copy, for pgas::get / put on a part of it. Local.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Where element k lives. Local; throws out_of_range for k >= size().
   [[nodiscard]] global_ptr<T> element(std::size_t k) const {
-    if (k >= size_) runtime::throw_out_of_range("coarray element", k, size_);
+    if (k >= size_)
+      runtime::throw_out_of_range("coarray element", k, size_);
     return first_ + static_cast<std::ptrdiff_t>(k);
   }
   /// All elements lie consecutively in the image's memory: one run. Local.
@@ -101,17 +109,14 @@ class coimage_ref {
     return size_;
   }
   /// All N elements in one transfer. Local; blocks until they have arrived.
-  [[nodiscard]] std::array<std::remove_const_t<T>, N> get() const
-    requires(!sized_at_run_time)
-  {
+  [[nodiscard]] std::array<std::remove_const_t<T>, N> get() const requires(!sized_at_run_time) {
     std::array<std::remove_const_t<T>, N> out{};
     detail::load_n(first_, std::span(out), "a coarray image read");
     return out;
   }
   /// Writes all N elements in one transfer. Local; complete at the next sync point.
   const coimage_ref& operator=(const std::array<T, N>& values) const
-    requires(!std::is_const_v<T> && !sized_at_run_time)
-  {
+      requires(!std::is_const_v<T> && !sized_at_run_time) {
     detail::store_n(first_, std::span<const T>(values));
     return *this;
   }
@@ -123,9 +128,7 @@ class coimage_ref {
   }
   /// Writes `in` to the copy's first in.size() elements, in one transfer. Local; complete at the
   /// next sync point; throws out_of_range if `in` is longer than the copy.
-  void put(std::span<const std::remove_const_t<T>> in) const
-    requires(!std::is_const_v<T>)
-  {
+  void put(std::span<const std::remove_const_t<T>> in) const requires(!std::is_const_v<T>) {
     require_fits(in.size());
     detail::store_n(first_, in);
   }
@@ -151,17 +154,22 @@ class coarray<T[N]> : public detail::coarray_base<T> {
   /// Collective. Every element on every image starts as `initial`.
   explicit coarray(const T& initial = T{}) : detail::coarray_base<T>(current_team(), N, initial) {}
   /// Collective over team t: one copy on each of t's images, numbered as t numbers them.
-  explicit coarray(const pgas::team& t, const T& initial = T{}) : detail::coarray_base<T>(t, N, initial) {}
+  explicit coarray(const pgas::team& t, const T& initial = T{})
+      : detail::coarray_base<T>(t, N, initial) {}
   /// This image's element k. Local; throws out_of_range for k >= N.
   [[nodiscard]] T& operator[](std::size_t k) { return local()[this->checked_element(k)]; }
-  [[nodiscard]] const T& operator[](std::size_t k) const { return local()[this->checked_element(k)]; }
+  [[nodiscard]] const T& operator[](std::size_t k) const {
+    return local()[this->checked_element(k)];
+  }
   /// This image's N elements. Local.
   [[nodiscard]] std::span<T, N> local() { return std::span<T, N>(this->data_.local().data(), N); }
   [[nodiscard]] std::span<const T, N> local() const {
     return std::span<const T, N>(this->data_.local().data(), N);
   }
   /// Image img's copy. Local; throws out_of_range for an image that does not exist.
-  [[nodiscard]] coimage_ref<T, N> operator()(std::size_t img) { return coimage_ref<T, N>(this->first_of(img)); }
+  [[nodiscard]] coimage_ref<T, N> operator()(std::size_t img) {
+    return coimage_ref<T, N>(this->first_of(img));
+  }
   [[nodiscard]] coimage_ref<const T, N> operator()(std::size_t img) const {
     return coimage_ref<const T, N>(this->first_of(img));
   }
@@ -176,17 +184,23 @@ template <class T>
 class coarray<T[]> : public detail::coarray_base<T> {
  public:
   /// Collective. Every element on every image starts as `initial`.
-  explicit coarray(std::size_t n, const T& initial = T{}) : detail::coarray_base<T>(current_team(), n, initial) {}
+  explicit coarray(std::size_t n, const T& initial = T{})
+      : detail::coarray_base<T>(current_team(), n, initial) {}
   /// Collective over team t.
-  coarray(const pgas::team& t, std::size_t n, const T& initial = T{}) : detail::coarray_base<T>(t, n, initial) {}
+  coarray(const pgas::team& t, std::size_t n, const T& initial = T{})
+      : detail::coarray_base<T>(t, n, initial) {}
   /// This image's element k. Local; throws out_of_range for k >= extent().
   [[nodiscard]] T& operator[](std::size_t k) { return local()[this->checked_element(k)]; }
-  [[nodiscard]] const T& operator[](std::size_t k) const { return local()[this->checked_element(k)]; }
+  [[nodiscard]] const T& operator[](std::size_t k) const {
+    return local()[this->checked_element(k)];
+  }
   /// This image's n elements. Local.
   [[nodiscard]] std::span<T> local() { return this->data_.local(); }
   [[nodiscard]] std::span<const T> local() const { return this->data_.local(); }
   /// Image img's copy. Local; throws out_of_range for an image that does not exist.
-  [[nodiscard]] coimage_ref<T> operator()(std::size_t img) { return coimage_ref<T>(this->first_of(img), this->n_); }
+  [[nodiscard]] coimage_ref<T> operator()(std::size_t img) {
+    return coimage_ref<T>(this->first_of(img), this->n_);
+  }
   [[nodiscard]] coimage_ref<const T> operator()(std::size_t img) const {
     return coimage_ref<const T>(this->first_of(img), this->n_);
   }

@@ -1,6 +1,7 @@
 #pragma once
-// Fortran-style collectives over the team in force (or a team named last): co_sum, co_min, co_max, co_broadcast, co_reduce, on
-// one value or, in place, on arrays (with a result image, and started forms).
+// Fortran-style collectives over the team in force (or a team named last): co_sum, co_min, co_max,
+// co_broadcast, co_reduce, on one value or, in place, on arrays (with a result image, and started
+// forms).
 
 #include <pgas/future.hpp>
 #include <pgas/reduce_op.hpp>
@@ -15,9 +16,9 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <variant>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace pgas {
@@ -26,8 +27,9 @@ namespace pgas {
 /// (it must be associative). Collective; every image gets the result.
 template <class T, class Op>
 [[nodiscard]] T co_reduce(const T& value, Op op) {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "co_reduce values travel as bytes; include <pgas/serialization.hpp> for other types");
+  static_assert(
+      std::is_trivially_copyable_v<T>,
+      "co_reduce values travel as bytes; include <pgas/serialization.hpp> for other types");
   const auto bytes = runtime::allgather_bytes(&value, sizeof(T), runtime::current_comm());
   T result;
   std::memcpy(&result, bytes.data(), sizeof(T));
@@ -54,7 +56,8 @@ T co_builtin(const T& value, runtime::reduce_op op, Fallback fallback) {
 /// The sum of every image's value. Collective.
 template <class T>
 [[nodiscard]] T co_sum(const T& value) {
-  return detail::co_builtin(value, runtime::reduce_op::sum, [](const T& a, const T& b) { return a + b; });
+  return detail::co_builtin(value, runtime::reduce_op::sum,
+                            [](const T& a, const T& b) { return a + b; });
 }
 /// The least of every image's value. Collective.
 template <class T>
@@ -73,8 +76,9 @@ template <class T>
 /// does not exist or the images name different roots.
 template <class T>
 [[nodiscard]] T co_broadcast(const T& value, std::size_t root) {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
+  static_assert(
+      std::is_trivially_copyable_v<T>,
+      "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
   runtime::require_environment("pgas::co_broadcast");
   const long long mine[1] = {static_cast<long long>(root)};
   if (!runtime::same_everywhere(mine, runtime::current_comm())) {
@@ -99,17 +103,20 @@ inline int agreed_image(const char* what, std::size_t length, std::optional<std:
   const long long named = image ? static_cast<long long>(*image) : -1;
   const long long mine[2] = {static_cast<long long>(length), named};
   if (!runtime::same_everywhere(mine, runtime::current_comm())) {
-    throw usage_error(std::string(what) + ": the images pass arrays of different lengths or name different images");
+    throw usage_error(std::string(what) +
+                      ": the images pass arrays of different lengths or name different images");
   }
   if (image && *image >= num_images()) {
-    throw usage_error(std::string(what) + ": image " + std::to_string(*image) + " does not exist; there are " +
-                      std::to_string(num_images()) + " images");
+    throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
+                      " does not exist; there are " + std::to_string(num_images()) + " images");
   }
   return static_cast<int>(named);
 }
 
 template <class T>
-void co_reduce_span(const char* what, std::span<T> values, runtime::reduce_op op,
+void co_reduce_span(const char* what,
+                    std::span<T> values,
+                    runtime::reduce_op op,
                     std::optional<std::size_t> result_image) {
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
   const int root = agreed_image(what, values.size(), result_image);
@@ -162,14 +169,15 @@ void co_broadcast(std::span<T> values, std::size_t source_image) {
 /// Collective; throws usage_error on every image if the images name different images or the
 /// image does not exist. (<pgas/serialization.hpp> adds values that are not trivially copyable.)
 template <class T>
-  requires std::is_trivially_copyable_v<T>
+requires std::is_trivially_copyable_v<T>
 [[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
   const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
   const runtime::byte_buffer mine(reinterpret_cast<const std::byte*>(&value),
                                   reinterpret_cast<const std::byte*>(&value) + sizeof(T));
   const auto all = runtime::gather_buffers(mine, root, runtime::current_comm());
   std::vector<T> out(all.size());
-  for (std::size_t img = 0; img < all.size(); ++img) std::memcpy(&out[img], all[img].data(), sizeof(T));
+  for (std::size_t img = 0; img < all.size(); ++img)
+    std::memcpy(&out[img], all[img].data(), sizeof(T));
   return out;
 }
 
@@ -244,7 +252,10 @@ void co_max(std::span<T> values, std::optional<std::size_t> result_image, const 
   co_max(values, result_image);
 }
 template <class T>
-void co_reduce(std::span<T> values, reduce_op op, std::optional<std::size_t> result_image, const team& t) {
+void co_reduce(std::span<T> values,
+               reduce_op op,
+               std::optional<std::size_t> result_image,
+               const team& t) {
   const runtime::acting_team on(t);
   co_reduce(values, op, result_image);
 }
@@ -274,7 +285,9 @@ template <class T>
   return async_co_reduce(values, op);
 }
 template <class T>
-[[nodiscard]] future<void> async_co_broadcast(std::span<T> values, std::size_t source_image, const team& t) {
+[[nodiscard]] future<void> async_co_broadcast(std::span<T> values,
+                                              std::size_t source_image,
+                                              const team& t) {
   const runtime::acting_team on(t);
   return async_co_broadcast(values, source_image);
 }

@@ -83,9 +83,11 @@ class dist_object {
   /// A future of image `image`'s T (image in the object's team); out_of_range, before anything
   /// is sent, for an image the team does not have. T must travel (see pgas::rpc). Local.
   [[nodiscard]] future<T> fetch(std::size_t image) const {
-    if (image >= team_.size()) runtime::throw_out_of_range("image", image, team_.size());
-    return detail::remote::rpc_world(static_cast<std::size_t>(team_.world_rank(image)),
-                                     [](const dist_object& d) { return *d; }, *this);
+    if (image >= team_.size())
+      runtime::throw_out_of_range("image", image, team_.size());
+    return detail::remote::rpc_world(
+        static_cast<std::size_t>(team_.world_rank(image)), [](const dist_object& d) { return *d; },
+        *this);
   }
   /// The team it lives on. Local.
   [[nodiscard]] const pgas::team& team() const noexcept { return team_; }
@@ -103,14 +105,17 @@ namespace detail::wire {
 template <class T>
 struct codec<dist_object<T>> {
   static std::size_t size(const dist_object<T>&) { return sizeof(std::uint64_t); }
-  static void write(std::byte*& out, const dist_object<T>& d) { codec<std::uint64_t>::write(out, d.id()); }
+  static void write(std::byte*& out, const dist_object<T>& d) {
+    codec<std::uint64_t>::write(out, d.id());
+  }
   static dist_object<T>& read(const std::byte*& in) {
     const std::uint64_t id = codec<std::uint64_t>::read(in);
     const auto& objects = dist_objects().objects;
     const auto it = objects.find(id);
     if (it == objects.end() || it->second.type != typeid(T).hash_code()) {
-      throw usage_error("a remote call names a pgas::dist_object this image does not have (it is "
-                        "not a member of the object's team, or the object is destroyed)");
+      throw usage_error(
+          "a remote call names a pgas::dist_object this image does not have (it is "
+          "not a member of the object's team, or the object is destroyed)");
     }
     return *static_cast<dist_object<T>*>(it->second.object);
   }

@@ -5,17 +5,18 @@
 #include <pgas/distribution.hpp>
 
 #include <mpi.h>
+#include <range/v3/range/concepts.hpp>
 
 #include <concepts>
 #include <cstddef>
-#include <range/v3/range/concepts.hpp>
 
 namespace pgas {
 
 /// How a distributed range is laid over the images: its distribution (kind, parameter and cut
 /// digest, as the distribution reports them, over `extent` elements of the underlying
-/// container) and the window [start, start + size) of that container it covers. Two ranges with equal layouts hold the same global indices on the same
-/// images at the same local positions, so algorithms may pair their local parts directly.
+/// container) and the window [start, start + size) of that container it covers. Two ranges with
+/// equal layouts hold the same global indices on the same images at the same local positions, so
+/// algorithms may pair their local parts directly.
 struct layout {
   distribution_kind kind = distribution_kind::block;
   std::size_t parameter = 0;

@@ -42,7 +42,8 @@ struct without_layout_parameters {
   [[nodiscard]] std::size_t parameter() const noexcept { return 0; }
   /// A digest of given per-image sizes (sized_blocks); 0 where size and image count decide.
   [[nodiscard]] std::size_t cut_digest() const noexcept { return 0; }
-  friend bool operator==(const without_layout_parameters&, const without_layout_parameters&) noexcept = default;
+  friend bool operator==(const without_layout_parameters&,
+                         const without_layout_parameters&) noexcept = default;
 };
 }  // namespace detail
 
@@ -119,17 +120,21 @@ class block_cyclic {
   [[nodiscard]] std::size_t block_size() const noexcept { return b_; }
   /// The image count as a divisor, for the cyclic case. Local.
   [[nodiscard]] const detail::divisor& image_divisor() const noexcept { return per_image_; }
-  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return (i / per_block_) % per_image_; }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
+    return (i / per_block_) % per_image_;
+  }
   [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
     const std::size_t blk = i / per_block_;
     return (blk / per_image_) * b_ + (i - blk * b_);
   }
   [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
-    if (img >= p_) return 0;
+    if (img >= p_)
+      return 0;
     const std::size_t full_blocks = n_ / b_;
     const std::size_t tail = n_ % b_;
     std::size_t count = (full_blocks / p_ + (img < full_blocks % p_ ? 1 : 0)) * b_;
-    if (tail != 0 && img == full_blocks % p_) count += tail;  // the last, partial block
+    if (tail != 0 && img == full_blocks % p_)
+      count += tail;  // the last, partial block
     return count;
   }
   [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
@@ -164,9 +169,15 @@ class cyclic : public detail::without_layout_parameters {
   }
   [[nodiscard]] std::size_t size() const noexcept { return impl_.size(); }
   [[nodiscard]] std::size_t images() const noexcept { return impl_.images(); }
-  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept { return i % impl_.image_divisor(); }
-  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i / impl_.image_divisor(); }
-  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept { return impl_.local_size(img); }
+  [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
+    return i % impl_.image_divisor();
+  }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
+    return i / impl_.image_divisor();
+  }
+  [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
+    return impl_.local_size(img);
+  }
   [[nodiscard]] std::size_t global_index(std::size_t img, std::size_t offset) const noexcept {
     return offset * impl_.images() + img;
   }
@@ -187,7 +198,8 @@ class sized_blocks {
   /// Blocks of counts[0], counts[1], ... elements, one per image.
   explicit sized_blocks(const std::vector<std::size_t>& counts) : starts_{0} {
     for (std::size_t c : counts) starts_.push_back(starts_.back() + c);
-    if (counts.empty()) starts_.push_back(0);
+    if (counts.empty())
+      starts_.push_back(0);
     // An order-sensitive digest of the counts (FNV-1a), so that differently cut ranges do not
     // count as aligned; never 0, which is what distributions without given cuts say.
     std::uint64_t h = 1469598103934665603ULL;
@@ -201,9 +213,12 @@ class sized_blocks {
   [[nodiscard]] std::size_t owner(std::size_t i) const noexcept {
     // The last image whose block starts at or before i (empty blocks share a start).
     return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end() - 1, i) -
-                                    starts_.begin()) - 1;
+                                    starts_.begin()) -
+           1;
   }
-  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept { return i - starts_[owner(i)]; }
+  [[nodiscard]] std::size_t local_offset(std::size_t i) const noexcept {
+    return i - starts_[owner(i)];
+  }
   [[nodiscard]] std::size_t local_size(std::size_t img) const noexcept {
     return img < images() ? starts_[img + 1] - starts_[img] : 0;
   }

@@ -35,7 +35,9 @@ class event {
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
   void wait(std::int64_t n = 1) {
-    if (n < 1) throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " + std::to_string(n));
+    if (n < 1)
+      throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +
+                        std::to_string(n));
     global_ref<std::int64_t> count = counts_(counts_.team().rank());
     runtime::messages::progress_until([&] { return count.atomic_load() >= n; });
     (void)count.fetch_add(-n);

@@ -98,8 +98,7 @@ class [[nodiscard]] future {
       : source_{std::move(source)} {}
   /// A future that is ready at once with `v`. Local.
   template <class V = T>
-    requires(!std::is_void_v<V>)
-  [[nodiscard]] static future make_ready(V v) {
+  requires(!std::is_void_v<V>) [[nodiscard]] static future make_ready(V v) {
     return future{std::make_unique<detail::ready_source<stored>>(std::move(v))};
   }
 
@@ -111,7 +110,8 @@ class [[nodiscard]] future {
   /// Blocks until the value has arrived (for a put: the source buffer is reusable). Local.
   void wait() {
     require_valid("wait");
-    if (!value_) value_.emplace(source_->take());
+    if (!value_)
+      value_.emplace(source_->take());
   }
   /// Waits, then hands over the value; the future is empty afterwards. Local.
   T get() {
@@ -119,7 +119,8 @@ class [[nodiscard]] future {
     source_.reset();
     stored out = std::move(*value_);
     value_.reset();
-    if constexpr (!std::is_void_v<T>) return out;
+    if constexpr (!std::is_void_v<T>)
+      return out;
   }
   /// True until get() has been called (or for a default-constructed future, false). Local.
   [[nodiscard]] bool valid() const noexcept { return source_ != nullptr; }
@@ -128,8 +129,8 @@ class [[nodiscard]] future {
   /// future is waited for, on the waiting image. Local.
   template <class F>
   [[nodiscard]] auto then(F f) && {
-    using result = std::conditional_t<std::is_void_v<T>, std::invoke_result<F>,
-                                      std::invoke_result<F, T>>;
+    using result =
+        std::conditional_t<std::is_void_v<T>, std::invoke_result<F>, std::invoke_result<F, T>>;
     using U = typename result::type;
     require_valid("then");
     if (value_) {
@@ -147,7 +148,8 @@ class [[nodiscard]] future {
 
  private:
   void require_valid(const char* what) const {
-    if (!source_) throw usage_error(std::string("future::") + what + " on an empty future");
+    if (!source_)
+      throw usage_error(std::string("future::") + what + " on an empty future");
   }
   std::unique_ptr<detail::future_source<stored>> source_;
   std::optional<stored> value_;

@@ -28,16 +28,18 @@ class global_iterator {
   global_iterator(Container* c, difference_type i) noexcept : c_{c}, i_{i} {}
   /// A mutable iterator converts to a read-only one.
   template <class MutableContainer, class U>
-    requires(std::is_same_v<const MutableContainer, Container> &&
-             !std::is_same_v<MutableContainer, Container> && std::is_same_v<const U, T>)
-  global_iterator(const global_iterator<MutableContainer, U>& it) noexcept  // NOLINT
+  requires(std::is_same_v<const MutableContainer, Container> &&
+           !std::is_same_v<MutableContainer, Container> && std::is_same_v<const U, T>)
+      global_iterator(const global_iterator<MutableContainer, U>& it)
+  noexcept  // NOLINT
       : c_{it.container()}, i_{it.index()} {}
 
   /// The element here; out_of_range past either end (a remote access there would reach
   /// another image's memory or none).
   [[nodiscard]] reference operator*() const {
     const auto i = static_cast<std::size_t>(i_);  // a negative index wraps to a huge one
-    if (i >= c_->size()) runtime::throw_out_of_range("iterator index", i, c_->size());
+    if (i >= c_->size())
+      runtime::throw_out_of_range("iterator index", i, c_->size());
     return reference{c_->element(i)};
   }
   [[nodiscard]] reference operator[](difference_type k) const { return *(*this + k); }
@@ -65,9 +67,15 @@ class global_iterator {
     i_ -= k;
     return *this;
   }
-  friend global_iterator operator+(global_iterator it, difference_type k) noexcept { return it += k; }
-  friend global_iterator operator+(difference_type k, global_iterator it) noexcept { return it += k; }
-  friend global_iterator operator-(global_iterator it, difference_type k) noexcept { return it -= k; }
+  friend global_iterator operator+(global_iterator it, difference_type k) noexcept {
+    return it += k;
+  }
+  friend global_iterator operator+(difference_type k, global_iterator it) noexcept {
+    return it += k;
+  }
+  friend global_iterator operator-(global_iterator it, difference_type k) noexcept {
+    return it -= k;
+  }
   friend difference_type operator-(const global_iterator& a, const global_iterator& b) noexcept {
     return a.i_ - b.i_;
   }

@@ -37,16 +37,29 @@ class global_ptr {
   /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
   /// displacements are addresses). `local` is the element's address in this process, or null
   /// when only RMA reaches it; `owned_here` says whether this image is its owner.
-  global_ptr(detail::made_by_container, runtime::window* win, std::size_t image, MPI_Aint disp, MPI_Aint step, T* local,
+  global_ptr(detail::made_by_container,
+             runtime::window* win,
+             std::size_t image,
+             MPI_Aint disp,
+             MPI_Aint step,
+             T* local,
              bool owned_here) noexcept
-      : win_{win}, image_{image}, in_peer_memory_{local != nullptr && !owned_here}, disp_{disp},
-        step_{step}, local_{local} {}
+      : win_{win},
+        image_{image},
+        in_peer_memory_{local != nullptr && !owned_here},
+        disp_{disp},
+        step_{step},
+        local_{local} {}
   /// A pointer to non-const converts to a pointer to const.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  global_ptr(const global_ptr<U>& p) noexcept  // NOLINT(google-explicit-constructor)
-      : win_{p.window()}, image_{p.image()}, in_peer_memory_{p.in_peer_memory()},
-        disp_{p.displacement()}, step_{p.step()}, local_{p.local()} {}
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) global_ptr(const global_ptr<U>& p)
+  noexcept  // NOLINT(google-explicit-constructor)
+      : win_{p.window()},
+        image_{p.image()},
+        in_peer_memory_{p.in_peer_memory()},
+        disp_{p.displacement()},
+        step_{p.step()},
+        local_{p.local()} {}
 
   [[nodiscard]] runtime::window* window() const noexcept { return win_; }
   /// The owning image, 0-based, numbered as the container numbers its images. Local.
@@ -68,7 +81,8 @@ class global_ptr {
   /// RMA writes to that peer are completed first, and inside a fence or neighbourhood phase
   /// the read is refused (usage_error naming `what`). Local.
   [[nodiscard]] const T* local_for_reading(const char* what) const {
-    if (in_peer_memory_) win_->loading_from(what, static_cast<int>(image_));
+    if (in_peer_memory_)
+      win_->loading_from(what, static_cast<int>(image_));
     return local_;
   }
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
@@ -85,7 +99,8 @@ class global_ptr {
   [[nodiscard]] global_ref<T> operator[](std::ptrdiff_t k) const noexcept { return *(*this + k); }
   global_ptr& operator+=(std::ptrdiff_t k) noexcept {
     disp_ += static_cast<MPI_Aint>(k) * step_;
-    if (local_ != nullptr) local_ += k;
+    if (local_ != nullptr)
+      local_ += k;
     return *this;
   }
   global_ptr& operator-=(std::ptrdiff_t k) noexcept { return *this += -k; }

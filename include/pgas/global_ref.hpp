@@ -7,10 +7,9 @@
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/rma.hpp>
 
+#include <concepts/type_traits.hpp>
 #include <concepts>
 #include <type_traits>
-
-#include <concepts/type_traits.hpp>
 
 namespace pgas {
 
@@ -32,8 +31,8 @@ class global_ref {
   global_ref(const global_ref&) noexcept = default;  // declared, or -Wdeprecated-copy fires
   /// A reference to non-const converts to a reference to const.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  global_ref(const global_ref<U>& r) noexcept : target_{r.address()} {}  // NOLINT
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) global_ref(const global_ref<U>& r)
+  noexcept : target_{r.address()} {}  // NOLINT
 
   /// Reads the element. Local; blocks until the value has arrived; sees this image's own earlier
   /// writes to it, and other images' writes completed by a sync point.
@@ -45,134 +44,117 @@ class global_ref {
 
   /// Writes v. Local; returns at once; complete at the next sync point.
   // Const-qualified on purpose: std::indirectly_writable assigns through a const proxy.
-  const global_ref& operator=(const value_type& v) const
-    requires(!std::is_const_v<T>)
-  {
+  const global_ref& operator=(const value_type& v) const requires(!std::is_const_v<T>) {
     detail::store(target_, v);
     return *this;
   }
   /// `a[i] = b[j]` copies the value; assigning a reference never rebinds it.
-  const global_ref& operator=(const global_ref& other) const
-    requires(!std::is_const_v<T>)
-  {
+  const global_ref& operator=(const global_ref& other) const requires(!std::is_const_v<T>) {
     return *this = other.get();
   }
   template <class U>
   const global_ref& operator=(const global_ref<U>& other) const
-    requires(!std::is_const_v<T> && std::convertible_to<typename global_ref<U>::value_type, value_type>)
-  {
+      requires(!std::is_const_v<T> &&
+               std::convertible_to<typename global_ref<U>::value_type, value_type>) {
     return *this = static_cast<value_type>(other.get());
   }
 
   /// Adds v atomically (MPI_Accumulate with MPI_SUM). Local; complete at the next sync point.
   const global_ref& operator+=(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return accumulate(v, runtime::reduce_op::sum);
   }
   /// Subtracts v atomically, as the sum of -v (wrapping for unsigned types, as C++ does).
   const global_ref& operator-=(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return accumulate(static_cast<value_type>(value_type{} - v), runtime::reduce_op::sum);
   }
   /// Multiplies by v atomically (MPI_PROD).
   const global_ref& operator*=(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return accumulate(v, runtime::reduce_op::prod);
   }
   const global_ref& operator&=(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type>) {
     return accumulate(v, runtime::reduce_op::band);
   }
   const global_ref& operator|=(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type>) {
     return accumulate(v, runtime::reduce_op::bor);
   }
   const global_ref& operator^=(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type>) {
     return accumulate(v, runtime::reduce_op::bxor);
   }
 
   /// Atomically adds v and returns the previous value. Local; blocks for the result.
   value_type fetch_add(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::sum);
   }
   /// Atomically combines v with the value (and, or, xor: integers; min, max: any arithmetic
   /// type) and returns the previous value. Local; blocks for the result.
   value_type fetch_and(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type> &&
+               runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::band);
   }
   value_type fetch_or(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type> &&
+               runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::bor);
   }
   value_type fetch_xor(const value_type& v) const
-    requires(!std::is_const_v<T> && std::integral<value_type> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::integral<value_type> &&
+               runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::bxor);
   }
   value_type fetch_min(const value_type& v) const
-    requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> &&
+               runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::min);
   }
   value_type fetch_max(const value_type& v) const
-    requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && std::is_arithmetic_v<value_type> &&
+               runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::max);
   }
   /// Atomically stores v (an atomic with no result: ordered with other atomics on the element,
   /// unlike a plain assignment). Local; complete when it returns.
   void atomic_store(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     (void)detail::fetch_and_op(target_, v, runtime::reduce_op::replace);
   }
   /// Starts an atomic add; the future holds the previous value (MPI_Rget_accumulate). Local.
   [[nodiscard]] future<value_type> async_fetch_add(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return detail::async_fetch_and_op(target_, v, runtime::reduce_op::sum);
   }
   /// Starts an atomic compare-and-swap: `desired` replaces the value if it equals `expected`.
   /// The future holds the previous value (equal to `expected` when the swap happened). Local.
   [[nodiscard]] future<value_type> async_compare_exchange(const value_type& expected,
                                                           const value_type& desired) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return detail::async_compare_and_swap(target_, desired, expected);
   }
   /// Atomically replaces the value by v and returns the previous one. Local.
   value_type exchange(const value_type& v) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     return detail::fetch_and_op(target_, v, runtime::reduce_op::replace);
   }
   /// Atomically: if the value equals `expected`, stores `desired` and returns true; otherwise
   /// loads the value into `expected` and returns false (as std::atomic does). Local.
   bool compare_exchange(value_type& expected, const value_type& desired) const
-    requires(!std::is_const_v<T> && runtime::accumulable<value_type>)
-  {
+      requires(!std::is_const_v<T> && runtime::accumulable<value_type>) {
     const value_type old = detail::compare_and_swap(target_, desired, expected);
-    if (old == expected) return true;
+    if (old == expected)
+      return true;
     expected = old;
     return false;
   }
   /// Atomically reads the value through MPI (MPI_Fetch_and_op with MPI_NO_OP), for reading an
   /// element other images update with atomics before the next sync point. Local.
-  [[nodiscard]] value_type atomic_load() const
-    requires runtime::accumulable<value_type>
-  {
+  [[nodiscard]] value_type atomic_load() const requires runtime::accumulable<value_type> {
     return detail::fetch_and_op(target_, value_type{}, runtime::reduce_op::no_op);
   }
 
@@ -180,18 +162,14 @@ class global_ref {
   [[nodiscard]] future<value_type> async_get() const { return detail::async_load(target_); }
   /// Starts writing v; the future is ready once v need not be kept (it is copied at once
   /// anyway). Local; the write is complete at the next sync point.
-  [[nodiscard]] future<void> async_put(const value_type& v) const
-    requires(!std::is_const_v<T>)
-  {
+  [[nodiscard]] future<void> async_put(const value_type& v) const requires(!std::is_const_v<T>) {
     return detail::async_store(target_, v);
   }
 
   /// The element's address. Local.
   [[nodiscard]] global_ptr<T> address() const noexcept { return target_; }
 
-  friend void swap(const global_ref& a, const global_ref& b)
-    requires(!std::is_const_v<T>)
-  {
+  friend void swap(const global_ref& a, const global_ref& b) requires(!std::is_const_v<T>) {
     const value_type tmp = a.get();
     a = b.get();
     b = tmp;
@@ -210,12 +188,12 @@ class global_ref {
 // Reading through a global_ref yields a value, so that is what it has in common with T&: this
 // makes global iterators indirectly_readable for std::ranges and range-v3 alike.
 template <class T, class U, template <class> class TQ, template <class> class UQ>
-  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
 struct std::basic_common_reference<pgas::global_ref<T>, U, TQ, UQ> {
   using type = std::remove_const_t<T>;
 };
 template <class T, class U, template <class> class TQ, template <class> class UQ>
-  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
 struct std::basic_common_reference<U, pgas::global_ref<T>, TQ, UQ> {
   using type = std::remove_const_t<T>;
 };
@@ -225,12 +203,12 @@ struct std::basic_common_reference<pgas::global_ref<T>, pgas::global_ref<U>, TQ,
 };
 namespace concepts {  // range-v3's own common_reference machinery
 template <class T, class U, template <class> class TQ, template <class> class UQ>
-  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
 struct basic_common_reference<pgas::global_ref<T>, U, TQ, UQ> {
   using type = std::remove_const_t<T>;
 };
 template <class T, class U, template <class> class TQ, template <class> class UQ>
-  requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
+requires std::same_as<std::remove_const_t<T>, std::remove_cvref_t<U>>
 struct basic_common_reference<U, pgas::global_ref<T>, TQ, UQ> {
   using type = std::remove_const_t<T>;
 };

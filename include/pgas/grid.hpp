@@ -25,7 +25,8 @@ class grid {
   /// True for the default grid, which the array chooses.
   [[nodiscard]] bool unspecified() const noexcept {
     for (std::size_t e : extents_) {
-      if (e != 0) return false;
+      if (e != 0)
+        return false;
     }
     return true;
   }

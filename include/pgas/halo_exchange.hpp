@@ -37,7 +37,8 @@ class halo_exchange {
   /// Blocks until this image's ghost cells hold the neighbours' values and its own cells may
   /// change again (the neighbours have what they need of them). Idempotent.
   void wait() {
-    if (w_ == nullptr) return;
+    if (w_ == nullptr)
+      return;
     runtime::window* w = std::exchange(w_, nullptr);
     w->end_neighbourhood_phase();
   }
@@ -45,8 +46,10 @@ class halo_exchange {
   /// image's cells may change again (as after wait()); false while puts into this image are
   /// still in flight. This image's own puts are completed on the first call.
   [[nodiscard]] bool test() {
-    if (w_ == nullptr) return true;
-    if (!w_->test_neighbourhood_phase()) return false;
+    if (w_ == nullptr)
+      return true;
+    if (!w_->test_neighbourhood_phase())
+      return false;
     w_ = nullptr;
     return true;
   }

@@ -25,7 +25,8 @@ class lock_type {
   /// Collective over the team in force: every image's lock starts free.
   lock_type() : lock_type(current_team()) {}
   /// Collective over team t: lock(img) names t's images.
-  explicit lock_type(const team& t) : cells_(t, t.size() * (1 + 2 * t.size())), held_(t.size(), false) {}
+  explicit lock_type(const team& t)
+      : cells_(t, t.size() * (1 + 2 * t.size())), held_(t.size(), false) {}
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
@@ -51,7 +52,8 @@ class lock_type {
     require_free_here(img, "try_lock");
     cells_[next(me, img)].atomic_store(0);
     std::int64_t expected = 0;
-    if (!cells_[tail(img)].compare_exchange(expected, tag(me))) return false;
+    if (!cells_[tail(img)].compare_exchange(expected, tag(me)))
+      return false;
     held_[img] = true;
     runtime::sync_all_window_memory();
     return true;
@@ -90,7 +92,9 @@ class lock_type {
   [[nodiscard]] std::size_t images() const { return cells_.team().size(); }
   [[nodiscard]] std::size_t per_image() const { return 1 + 2 * images(); }
   [[nodiscard]] std::size_t tail(std::size_t img) const { return img * per_image(); }
-  [[nodiscard]] std::size_t next(std::size_t who, std::size_t img) const { return who * per_image() + 1 + img; }
+  [[nodiscard]] std::size_t next(std::size_t who, std::size_t img) const {
+    return who * per_image() + 1 + img;
+  }
   [[nodiscard]] std::size_t waiting(std::size_t who, std::size_t img) const {
     return who * per_image() + 1 + images() + img;
   }
@@ -98,13 +102,15 @@ class lock_type {
   static std::size_t image_of(std::int64_t t) { return static_cast<std::size_t>(t - 1); }
 
   void check_image(std::size_t img) const {
-    if (img >= images()) runtime::throw_out_of_range("lock image", img, images());
+    if (img >= images())
+      runtime::throw_out_of_range("lock image", img, images());
   }
   void require_free_here(std::size_t img, const char* what) const {
     check_image(img);
     if (held_[img]) {
-      throw usage_error(std::string("pgas::lock_type::") + what + ": image " + std::to_string(cells_.team().rank()) +
-                        " holds the lock on image " + std::to_string(img) + " already");
+      throw usage_error(std::string("pgas::lock_type::") + what + ": image " +
+                        std::to_string(cells_.team().rank()) + " holds the lock on image " +
+                        std::to_string(img) + " already");
     }
   }
 

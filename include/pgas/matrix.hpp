@@ -31,12 +31,19 @@ class matrix {
   /// Collective. Every element, ghost cells included, starts as `initial`. Throws usage_error
   /// on every image if the images disagree on the shape, or if an image that owns rows owns
   /// fewer than `halo` of them (its ghosts would need rows of two neighbours).
-  matrix(std::size_t rows, std::size_t cols, std::size_t halo = 1,
-         boundary edges = boundary::fixed, const T& initial = T{})
+  matrix(std::size_t rows,
+         std::size_t cols,
+         std::size_t halo = 1,
+         boundary edges = boundary::fixed,
+         const T& initial = T{})
       : matrix(current_team(), rows, cols, halo, edges, initial) {}
   /// Collective over team t: the matrix's rows are split over t's images.
-  matrix(const pgas::team& t, std::size_t rows, std::size_t cols, std::size_t halo = 1,
-         boundary edges = boundary::fixed, const T& initial = T{})
+  matrix(const pgas::team& t,
+         std::size_t rows,
+         std::size_t cols,
+         std::size_t halo = 1,
+         boundary edges = boundary::fixed,
+         const T& initial = T{})
       : cells_(t, {rows, cols}, pgas::grid<2>({t.size(), 1}), halo, edges, initial) {}
 
   [[nodiscard]] std::size_t rows() const { return cells_.extent(0); }
@@ -48,7 +55,8 @@ class matrix {
   [[nodiscard]] std::size_t first_row() const { return cells_.local_origin()[0]; }
   /// The image that owns global row i. Local.
   [[nodiscard]] std::size_t owner(std::size_t i) const {
-    if (i >= rows()) runtime::throw_out_of_range("row", i, rows());
+    if (i >= rows())
+      runtime::throw_out_of_range("row", i, rows());
     return cells_.layout().split(0).owner(i);
   }
   /// Elements from one local row to the next (columns plus both halos). Local.
@@ -63,7 +71,9 @@ class matrix {
   /// Global element (i, j) on whichever image owns it. Local; throws out_of_range outside
   /// the matrix.
   [[nodiscard]] global_ref<T> operator()(std::size_t i, std::size_t j) { return cells_(i, j); }
-  [[nodiscard]] global_ref<const T> operator()(std::size_t i, std::size_t j) const { return cells_(i, j); }
+  [[nodiscard]] global_ref<const T> operator()(std::size_t i, std::size_t j) const {
+    return cells_(i, j);
+  }
 
   /// Collective: fills every image's ghost cells from its neighbours (ndarray::exchange_halo:
   /// corners included; with fixed edges the ghost columns outside the matrix keep the

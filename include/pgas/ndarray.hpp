@@ -52,26 +52,41 @@ class ndarray {
 
   /// Collective over the team in force, on the grid MPI_Dims_create gives for its size, without
   /// ghost cells.
-  explicit ndarray(const index_type& extents) : ndarray(current_team(), extents, pgas::grid<N>{}, index_type{}) {}
+  explicit ndarray(const index_type& extents)
+      : ndarray(current_team(), extents, pgas::grid<N>{}, index_type{}) {}
   /// Collective over the team in force. `g` must hold exactly the team's images (a default grid
   /// lets MPI_Dims_create choose); `halo` ghost cells on every side along every dimension.
-  ndarray(const index_type& extents, const pgas::grid<N>& g, std::size_t halo = 0,
-          boundary edges = boundary::fixed, const T& initial = T{})
+  ndarray(const index_type& extents,
+          const pgas::grid<N>& g,
+          std::size_t halo = 0,
+          boundary edges = boundary::fixed,
+          const T& initial = T{})
       : ndarray(current_team(), extents, g, all_dimensions(halo), edges, initial) {}
   /// As above, with a halo width per dimension.
-  ndarray(const index_type& extents, const pgas::grid<N>& g, const index_type& halos,
-          boundary edges = boundary::fixed, const T& initial = T{})
+  ndarray(const index_type& extents,
+          const pgas::grid<N>& g,
+          const index_type& halos,
+          boundary edges = boundary::fixed,
+          const T& initial = T{})
       : ndarray(current_team(), extents, g, halos, edges, initial) {}
   /// Collective over team t: the array lives on t's images, whatever team is in force later.
-  ndarray(const pgas::team& t, const index_type& extents, const pgas::grid<N>& g = {}, std::size_t halo = 0,
-          boundary edges = boundary::fixed, const T& initial = T{})
+  ndarray(const pgas::team& t,
+          const index_type& extents,
+          const pgas::grid<N>& g = {},
+          std::size_t halo = 0,
+          boundary edges = boundary::fixed,
+          const T& initial = T{})
       : ndarray(t, extents, g, all_dimensions(halo), edges, initial) {}
   /// Every element, ghost cells included, starts as `initial`. Throws usage_error on every
   /// image if the images disagree on the shape, if the grid does not hold exactly the team's
   /// images, if a tile that holds elements is thinner than the halo along some dimension (its
   /// ghosts would need cells of two neighbours), or if the element count overflows.
-  ndarray(const pgas::team& t, const index_type& extents, const pgas::grid<N>& g, const index_type& halos,
-          boundary edges = boundary::fixed, const T& initial = T{}) {
+  ndarray(const pgas::team& t,
+          const index_type& extents,
+          const pgas::grid<N>& g,
+          const index_type& halos,
+          boundary edges = boundary::fixed,
+          const T& initial = T{}) {
     runtime::require_environment("pgas::ndarray");
     // Agreed first, so an image given another grid cannot throw alone and leave the rest waiting.
     require_same_shape(t, extents, g, halos, edges);
@@ -116,21 +131,18 @@ class ndarray {
   /// The image owning element (i, j, ...), numbered in the array's team. Local; throws
   /// out_of_range outside the array.
   template <std::integral... I>
-    requires(sizeof...(I) == N)
-  [[nodiscard]] std::size_t owner(I... index) const {
+  requires(sizeof...(I) == N) [[nodiscard]] std::size_t owner(I... index) const {
     const index_type at = checked(index...);
     return grid().image_at(st().layout.owner_coordinates(at));
   }
   /// Global element (i, j, ...) on whichever image owns it. Local; throws out_of_range outside
   /// the array.
   template <std::integral... I>
-    requires(sizeof...(I) == N)
-  [[nodiscard]] global_ref<T> operator()(I... index) {
+  requires(sizeof...(I) == N) [[nodiscard]] global_ref<T> operator()(I... index) {
     return global_ref<T>{element(checked(index...))};
   }
   template <std::integral... I>
-    requires(sizeof...(I) == N)
-  [[nodiscard]] global_ref<const T> operator()(I... index) const {
+  requires(sizeof...(I) == N) [[nodiscard]] global_ref<const T> operator()(I... index) const {
     return global_ref<const T>{element(checked(index...))};
   }
 
@@ -138,7 +150,9 @@ class ndarray {
   [[nodiscard]] ndarray_view<T, N> local() { return view_of(st()); }
   [[nodiscard]] ndarray_view<const T, N> local() const { return view_of(st()); }
   /// The global index of the tile's first element (its extents are local().extents()). Local.
-  [[nodiscard]] index_type local_origin() const { return st().layout.tile_origin(grid_coordinates()); }
+  [[nodiscard]] index_type local_origin() const {
+    return st().layout.tile_origin(grid_coordinates());
+  }
   /// This image's grid coordinates. Local.
   [[nodiscard]] index_type grid_coordinates() const { return grid().coordinates(st().me); }
 
@@ -154,10 +168,12 @@ class ndarray {
   [[nodiscard]] halo_exchange exchange_halo_begin() {
     state& s = st();
     s.halo.copy_wrapped(s.data.data());
-    if (s.halo.peers.empty()) return {};
+    if (s.halo.peers.empty())
+      return {};
     s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
     try {
-      for (const runtime::prepared_put& p : s.halo.puts) runtime::put_prepared(s.win, s.data.data(), p);
+      for (const runtime::prepared_put& p : s.halo.puts)
+        runtime::put_prepared(s.win, s.data.data(), p);
     } catch (...) {
       s.win.end_neighbourhood_phase();
       throw;
@@ -170,8 +186,8 @@ class ndarray {
     const state& s = st();
     const auto place = s.layout.locate(at);
     T* here = detail::address_here(place.image, s.me, s.data.data(), s.mapped, place.offset);
-    return global_ptr<T>(detail::made_by_container{}, &s.win, place.image, static_cast<MPI_Aint>(place.offset), 1,
-                         here, place.image == s.me);
+    return global_ptr<T>(detail::made_by_container{}, &s.win, place.image,
+                         static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
   }
   /// Where the elements are, for transfers and algorithms. Local.
   [[nodiscard]] const detail::tile_layout<N>& layout() const { return st().layout; }
@@ -192,7 +208,8 @@ class ndarray {
     detail::halo_plan<N> halo;
   };
   [[nodiscard]] state& st() const {
-    if (!s_) throw usage_error("use of a moved-from pgas::ndarray");
+    if (!s_)
+      throw usage_error("use of a moved-from pgas::ndarray");
     return *s_;
   }
   static index_type all_dimensions(std::size_t halo) {
@@ -226,7 +243,8 @@ class ndarray {
       std::copy(dims.begin(), dims.end(), e.begin());
       return pgas::grid<N>(e);
     }
-    if (g.images() != t.size() || std::find(g.extents().begin(), g.extents().end(), 0) != g.extents().end()) {
+    if (g.images() != t.size() ||
+        std::find(g.extents().begin(), g.extents().end(), 0) != g.extents().end()) {
       std::string shape;
       for (std::size_t d = 0; d < N; ++d) shape += (d ? " x " : "") + std::to_string(g.extent(d));
       throw usage_error("pgas::ndarray: a " + shape + " grid holds " + std::to_string(g.images()) +
@@ -234,8 +252,11 @@ class ndarray {
     }
     return g;
   }
-  static void require_same_shape(const pgas::team& t, const index_type& extents, const pgas::grid<N>& g,
-                                 const index_type& halos, boundary edges) {
+  static void require_same_shape(const pgas::team& t,
+                                 const index_type& extents,
+                                 const pgas::grid<N>& g,
+                                 const index_type& halos,
+                                 boundary edges) {
     std::vector<long long> shape;
     for (std::size_t d = 0; d < N; ++d) {
       shape.push_back(static_cast<long long>(extents[d]));
@@ -245,7 +266,8 @@ class ndarray {
     shape.push_back(static_cast<long long>(edges));
     shape.push_back(static_cast<long long>(sizeof(T)));
     if (!runtime::same_everywhere(shape, t.native())) {
-      throw usage_error("pgas::ndarray: images disagree on the extents, grid, halo, boundary or element type");
+      throw usage_error(
+          "pgas::ndarray: images disagree on the extents, grid, halo, boundary or element type");
     }
   }
   // Each dimension first, so the sums below cannot wrap; then the product with ghosts.
@@ -260,15 +282,17 @@ class ndarray {
     }
   }
   static void require_tiles_hold_halo(const detail::tile_layout<N>& layout) {
-    if (layout.elements() == 0) return;  // no tile holds anything
+    if (layout.elements() == 0)
+      return;  // no tile holds anything
     for (std::size_t d = 0; d < N; ++d) {
       const std::size_t h = layout.halos()[d];
       for (std::size_t c = 0; c < layout.owners(d); ++c) {
         const std::size_t n = layout.split(d).local_size(c);
         if (n < h) {
-          throw usage_error("pgas::ndarray: tiles at grid position " + std::to_string(c) + " along dimension " +
-                            std::to_string(d) + " hold " + std::to_string(n) + " elements, fewer than the halo of " +
-                            std::to_string(h) + "; use a smaller grid along it or a smaller halo");
+          throw usage_error("pgas::ndarray: tiles at grid position " + std::to_string(c) +
+                            " along dimension " + std::to_string(d) + " hold " + std::to_string(n) +
+                            " elements, fewer than the halo of " + std::to_string(h) +
+                            "; use a smaller grid along it or a smaller halo");
         }
       }
     }

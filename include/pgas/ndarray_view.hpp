@@ -23,7 +23,8 @@ class ndarray_view {
  public:
   ndarray_view() noexcept = default;
   /// `block` is the whole tile, ghosts included, row-major.
-  ndarray_view(std::span<T> block, const std::array<std::size_t, N>& extents,
+  ndarray_view(std::span<T> block,
+               const std::array<std::size_t, N>& extents,
                const std::array<std::size_t, N>& halos) noexcept
       : block_{block}, extents_{extents}, halos_{halos} {
     std::size_t s = 1;
@@ -34,35 +35,36 @@ class ndarray_view {
   }
   /// A view of non-const converts to a view of const.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  ndarray_view(const ndarray_view<U, N>& v) noexcept  // NOLINT(google-explicit-constructor)
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+      ndarray_view(const ndarray_view<U, N>& v)
+  noexcept  // NOLINT(google-explicit-constructor)
       : ndarray_view(v.with_halo(), v.extents(), v.halos()) {}
 
   /// Element (i, j, ...), ghosts included. No bounds check: this is the inner-loop accessor.
   template <std::integral... I>
-    requires(sizeof...(I) == N)
-  [[nodiscard]] T& operator()(I... index) const noexcept {
+  requires(sizeof...(I) == N) [[nodiscard]] T& operator()(I... index) const noexcept {
     const std::array<std::ptrdiff_t, N> at{static_cast<std::ptrdiff_t>(index)...};
     return block_[offset_of(at)];
   }
   /// The same, checked: throws out_of_range for an index outside the tile and its ghosts.
   template <std::integral... I>
-    requires(sizeof...(I) == N)
-  [[nodiscard]] T& at(I... index) const {
+  requires(sizeof...(I) == N) [[nodiscard]] T& at(I... index) const {
     const std::array<std::ptrdiff_t, N> at{static_cast<std::ptrdiff_t>(index)...};
     for (std::size_t d = 0; d < N; ++d) {
       const auto h = static_cast<std::ptrdiff_t>(halos_[d]);
       if (at[d] < -h || at[d] >= static_cast<std::ptrdiff_t>(extents_[d]) + h) {
         throw out_of_range("ndarray_view::at: index " + std::to_string(at[d]) + " in dimension " +
                            std::to_string(d) + " is outside the tile and its ghosts [" +
-                           std::to_string(-h) + ", " + std::to_string(static_cast<std::ptrdiff_t>(extents_[d]) + h) +
-                           ")");
+                           std::to_string(-h) + ", " +
+                           std::to_string(static_cast<std::ptrdiff_t>(extents_[d]) + h) + ")");
       }
     }
     return block_[offset_of(at)];
   }
   /// Element (0, ..., 0), or null for an empty tile.
-  [[nodiscard]] T* data() const noexcept { return size() == 0 ? nullptr : block_.data() + offset_of({}); }
+  [[nodiscard]] T* data() const noexcept {
+    return size() == 0 ? nullptr : block_.data() + offset_of({});
+  }
   /// Elements this image owns along d, ghosts not counted.
   [[nodiscard]] std::size_t extent(std::size_t d) const noexcept { return extents_[d]; }
   [[nodiscard]] const std::array<std::size_t, N>& extents() const noexcept { return extents_; }
@@ -84,7 +86,8 @@ class ndarray_view {
   [[nodiscard]] std::size_t offset_of(const std::array<std::ptrdiff_t, N>& at) const noexcept {
     std::ptrdiff_t off = 0;
     for (std::size_t d = 0; d < N; ++d) {
-      off += (at[d] + static_cast<std::ptrdiff_t>(halos_[d])) * static_cast<std::ptrdiff_t>(strides_[d]);
+      off += (at[d] + static_cast<std::ptrdiff_t>(halos_[d])) *
+             static_cast<std::ptrdiff_t>(strides_[d]);
     }
     return static_cast<std::size_t>(off);
   }

@@ -34,15 +34,18 @@ std::string box_text(const std::array<std::size_t, N>& v) {
 // Throws, before anything moves, out_of_range for a box leaving the array and usage_error for
 // a buffer of another size than the box.
 template <std::size_t N>
-void require_patch(const char* what, const tile_layout<N>& layout, const std::array<std::size_t, N>& first,
-                   const std::array<std::size_t, N>& sizes, std::size_t buffer) {
+void require_patch(const char* what,
+                   const tile_layout<N>& layout,
+                   const std::array<std::size_t, N>& first,
+                   const std::array<std::size_t, N>& sizes,
+                   std::size_t buffer) {
   std::size_t elements = 1;
   for (std::size_t d = 0; d < N; ++d) {
     const std::size_t n = layout.extent(d);
     if (first[d] > n || sizes[d] > n - first[d]) {
-      throw out_of_range(std::string(what) + ": the patch from " + box_text<N>(first) + " of " + box_text<N>(sizes) +
-                         " elements leaves the array along dimension " + std::to_string(d) + " (extent " +
-                         std::to_string(n) + ")");
+      throw out_of_range(std::string(what) + ": the patch from " + box_text<N>(first) + " of " +
+                         box_text<N>(sizes) + " elements leaves the array along dimension " +
+                         std::to_string(d) + " (extent " + std::to_string(n) + ")");
     }
     elements *= sizes[d];
   }
@@ -55,8 +58,10 @@ void require_patch(const char* what, const tile_layout<N>& layout, const std::ar
 // Calls add(position in the patch buffer, element, length, 1) for every row (a run along the
 // last dimension) of the box's part in every tile the box crosses.
 template <class T, std::size_t N, class Add>
-void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>& first,
-                        const std::array<std::size_t, N>& sizes, Add add) {
+void for_each_patch_row(const ndarray<T, N>& a,
+                        const std::array<std::size_t, N>& first,
+                        const std::array<std::size_t, N>& sizes,
+                        Add add) {
   using index = std::array<std::size_t, N>;
   const tile_layout<N>& layout = a.layout();
   index buffer_strides{};
@@ -68,7 +73,8 @@ void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>
   index first_tile{};
   index tiles{};
   for (std::size_t d = 0; d < N; ++d) {
-    if (sizes[d] == 0) return;
+    if (sizes[d] == 0)
+      return;
     first_tile[d] = layout.split(d).owner(first[d]);
     tiles[d] = layout.split(d).owner(first[d] + sizes[d] - 1) - first_tile[d] + 1;
   }
@@ -79,7 +85,8 @@ void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>
     for (std::size_t d = 0; d < N; ++d) {
       const std::size_t c = first_tile[d] + tile[d];
       const std::size_t start = std::max(first[d], layout.split(d).first_of(c));
-      const std::size_t end = std::min(first[d] + sizes[d], layout.split(d).first_of(c) + layout.split(d).local_size(c));
+      const std::size_t end = std::min(first[d] + sizes[d],
+                                       layout.split(d).first_of(c) + layout.split(d).local_size(c));
       lo[d] = start;
       part[d] = end - start;
     }
@@ -97,7 +104,9 @@ void for_each_patch_row(const ndarray<T, N>& a, const std::array<std::size_t, N>
 
 // The walk the transfers take: writable elements, which read_elements sees as const.
 template <class T, std::size_t N>
-auto patch_walk(const ndarray<T, N>& a, const std::array<std::size_t, N>& first, const std::array<std::size_t, N>& sizes) {
+auto patch_walk(const ndarray<T, N>& a,
+                const std::array<std::size_t, N>& first,
+                const std::array<std::size_t, N>& sizes) {
   return [&a, first, sizes](auto add) { for_each_patch_row(a, first, sizes, add); };
 }
 
@@ -107,7 +116,9 @@ auto patch_walk(const ndarray<T, N>& a, const std::array<std::size_t, N>& first,
 /// out holds it; sees this image's own earlier writes. Throws, before anything moves,
 /// out_of_range for a box leaving the array and usage_error for an `out` of another size.
 template <class T, std::size_t N>
-void get_patch(const ndarray<T, N>& a, const std::array<std::size_t, N>& first, const std::array<std::size_t, N>& sizes,
+void get_patch(const ndarray<T, N>& a,
+               const std::array<std::size_t, N>& first,
+               const std::array<std::size_t, N>& sizes,
                std::type_identity_t<std::span<T>> out) {
   detail::require_patch<N>("pgas::get_patch", a.layout(), first, sizes, out.size());
   detail::read_elements(out, detail::patch_walk(a, first, sizes), nullptr);
@@ -116,7 +127,8 @@ void get_patch(const ndarray<T, N>& a, const std::array<std::size_t, N>& first, 
 /// Starts reading the box into out; the future is ready when out holds it. out must stay alive
 /// and untouched until then. Local.
 template <class T, std::size_t N>
-[[nodiscard]] future<void> async_get_patch(const ndarray<T, N>& a, const std::array<std::size_t, N>& first,
+[[nodiscard]] future<void> async_get_patch(const ndarray<T, N>& a,
+                                           const std::array<std::size_t, N>& first,
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<T>> out) {
   detail::require_patch<N>("pgas::async_get_patch", a.layout(), first, sizes, out.size());
@@ -128,7 +140,9 @@ template <class T, std::size_t N>
 /// Writes `in` (row-major) to the box of `sizes` elements from `first`. Local; returns once in
 /// may be reused; complete at the next sync point. Throws as get_patch does.
 template <class T, std::size_t N>
-void put_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first, const std::array<std::size_t, N>& sizes,
+void put_patch(ndarray<T, N>& a,
+               const std::array<std::size_t, N>& first,
+               const std::array<std::size_t, N>& sizes,
                std::type_identity_t<std::span<const T>> in) {
   detail::require_patch<N>("pgas::put_patch", a.layout(), first, sizes, in.size());
   detail::write_elements(in, detail::patch_walk(a, first, sizes), nullptr);
@@ -137,7 +151,8 @@ void put_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first, const 
 /// Starts writing in to the box; the future is ready when in may be reused, which must not
 /// happen before. Complete at the next sync point. Local.
 template <class T, std::size_t N>
-[[nodiscard]] future<void> async_put_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first,
+[[nodiscard]] future<void> async_put_patch(ndarray<T, N>& a,
+                                           const std::array<std::size_t, N>& first,
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<const T>> in) {
   detail::require_patch<N>("pgas::async_put_patch", a.layout(), first, sizes, in.size());
@@ -150,9 +165,11 @@ template <class T, std::size_t N>
 /// accumulates. Local; returns once in may be reused; complete at the next sync point. Throws as
 /// get_patch does, and usage_error for a bitwise or logical op on floating point.
 template <class T, std::size_t N>
-  requires runtime::accumulable<T>
-void accumulate_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first,
-                      const std::array<std::size_t, N>& sizes, std::type_identity_t<std::span<const T>> in,
+requires runtime::accumulable<T>
+void accumulate_patch(ndarray<T, N>& a,
+                      const std::array<std::size_t, N>& first,
+                      const std::array<std::size_t, N>& sizes,
+                      std::type_identity_t<std::span<const T>> in,
                       reduce_op op) {
   detail::require_patch<N>("pgas::accumulate_patch", a.layout(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
@@ -161,10 +178,12 @@ void accumulate_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first,
 
 /// Starts the accumulate; the future is ready when in may be reused. Local.
 template <class T, std::size_t N>
-  requires runtime::accumulable<T>
-[[nodiscard]] future<void> async_accumulate_patch(ndarray<T, N>& a, const std::array<std::size_t, N>& first,
+requires runtime::accumulable<T>
+[[nodiscard]] future<void> async_accumulate_patch(ndarray<T, N>& a,
+                                                  const std::array<std::size_t, N>& first,
                                                   const std::array<std::size_t, N>& sizes,
-                                                  std::type_identity_t<std::span<const T>> in, reduce_op op) {
+                                                  std::type_identity_t<std::span<const T>> in,
+                                                  reduce_op op) {
   detail::require_patch<N>("pgas::async_accumulate_patch", a.layout(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
   return detail::future_of([&](detail::started_transfers* started) {

@@ -5,8 +5,8 @@
 #include <pgas/array.hpp>
 #include <pgas/array_view.hpp>
 #include <pgas/coarray.hpp>
-#include <pgas/dist_object.hpp>
 #include <pgas/collectives.hpp>
+#include <pgas/dist_object.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/event.hpp>
 #include <pgas/fence_phase.hpp>
@@ -21,13 +21,13 @@
 #include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/rpc.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/team.hpp>
 #include <pgas/segment.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/tile_view.hpp>
 #include <pgas/transfers.hpp>
 #include <pgas/unordered_map.hpp>
 #include <pgas/vector.hpp>
-#include <pgas/runtime/environment.hpp>
-#include <pgas/runtime/error.hpp>
-#include <pgas/runtime/stats.hpp>
-#include <pgas/runtime/team.hpp>

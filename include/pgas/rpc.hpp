@@ -9,8 +9,8 @@
 // (inside a pgas call: a sync point, a wait, pgas::progress()), never behind its back. f is a
 // function pointer or a trivially copyable function object (a lambda capturing trivially
 // copyable values by copy); arguments and results are trivially copyable values, std::string,
-// std::vector or std::optional of those, or a pgas::dist_object<T>& (which arrives as the target's own
-// instance). Anything else does not compile, with a message saying so.
+// std::vector or std::optional of those, or a pgas::dist_object<T>& (which arrives as the target's
+// own instance). Anything else does not compile, with a message saying so.
 
 #include <pgas/detail/wire.hpp>
 #include <pgas/future.hpp>
@@ -37,7 +37,9 @@ namespace pgas {
 
 /// Runs the handlers of messages that have arrived at this image (remote calls, owner-side
 /// updates). Every waiting pgas call does this too. Local.
-inline void progress() { runtime::messages::progress(); }
+inline void progress() {
+  runtime::messages::progress();
+}
 
 namespace detail::remote {
 
@@ -48,9 +50,10 @@ constexpr void check_call() {
                 "pgas::rpc/rpc_ff: the function must be a function pointer or a trivially copyable "
                 "function object (a lambda that captures trivially copyable values by copy): it "
                 "travels as bytes");
-  static_assert((wire::carried<A> && ...),
-                "pgas::rpc/rpc_ff: every argument must be trivially copyable (and not a pointer), a "
-                "std::string, a std::vector or std::optional of such values, or a pgas::dist_object<T>&");
+  static_assert(
+      (wire::carried<A> && ...),
+      "pgas::rpc/rpc_ff: every argument must be trivially copyable (and not a pointer), a "
+      "std::string, a std::vector or std::optional of such values, or a pgas::dist_object<T>&");
 }
 
 template <class Fn, class... A>
@@ -105,39 +108,72 @@ struct call_state {
 // Exceptions travel as a kind and a message, and are rebuilt as the same type where it is one
 // of these; anything else as pgas::remote_error.
 enum class exception_kind : std::uint8_t {
-  other, usage, pgas_out_of_range, io, invalid_argument, std_out_of_range, length, domain, logic,
-  overflow, range, runtime
+  other,
+  usage,
+  pgas_out_of_range,
+  io,
+  invalid_argument,
+  std_out_of_range,
+  length,
+  domain,
+  logic,
+  overflow,
+  range,
+  runtime
 };
 
 inline exception_kind kind_of(const std::exception& e) {
-  if (dynamic_cast<const usage_error*>(&e)) return exception_kind::usage;
-  if (dynamic_cast<const pgas::out_of_range*>(&e)) return exception_kind::pgas_out_of_range;
-  if (dynamic_cast<const io_error*>(&e)) return exception_kind::io;
-  if (dynamic_cast<const std::invalid_argument*>(&e)) return exception_kind::invalid_argument;
-  if (dynamic_cast<const std::out_of_range*>(&e)) return exception_kind::std_out_of_range;
-  if (dynamic_cast<const std::length_error*>(&e)) return exception_kind::length;
-  if (dynamic_cast<const std::domain_error*>(&e)) return exception_kind::domain;
-  if (dynamic_cast<const std::logic_error*>(&e)) return exception_kind::logic;
-  if (dynamic_cast<const std::overflow_error*>(&e)) return exception_kind::overflow;
-  if (dynamic_cast<const std::range_error*>(&e)) return exception_kind::range;
-  if (dynamic_cast<const std::runtime_error*>(&e)) return exception_kind::runtime;
+  if (dynamic_cast<const usage_error*>(&e))
+    return exception_kind::usage;
+  if (dynamic_cast<const pgas::out_of_range*>(&e))
+    return exception_kind::pgas_out_of_range;
+  if (dynamic_cast<const io_error*>(&e))
+    return exception_kind::io;
+  if (dynamic_cast<const std::invalid_argument*>(&e))
+    return exception_kind::invalid_argument;
+  if (dynamic_cast<const std::out_of_range*>(&e))
+    return exception_kind::std_out_of_range;
+  if (dynamic_cast<const std::length_error*>(&e))
+    return exception_kind::length;
+  if (dynamic_cast<const std::domain_error*>(&e))
+    return exception_kind::domain;
+  if (dynamic_cast<const std::logic_error*>(&e))
+    return exception_kind::logic;
+  if (dynamic_cast<const std::overflow_error*>(&e))
+    return exception_kind::overflow;
+  if (dynamic_cast<const std::range_error*>(&e))
+    return exception_kind::range;
+  if (dynamic_cast<const std::runtime_error*>(&e))
+    return exception_kind::runtime;
   return exception_kind::other;
 }
 
 inline std::exception_ptr rebuild(exception_kind kind, const std::string& what) {
   switch (kind) {
-    case exception_kind::usage: return std::make_exception_ptr(usage_error(what));
-    case exception_kind::pgas_out_of_range: return std::make_exception_ptr(pgas::out_of_range(what));
-    case exception_kind::io: return std::make_exception_ptr(io_error(what));
-    case exception_kind::invalid_argument: return std::make_exception_ptr(std::invalid_argument(what));
-    case exception_kind::std_out_of_range: return std::make_exception_ptr(std::out_of_range(what));
-    case exception_kind::length: return std::make_exception_ptr(std::length_error(what));
-    case exception_kind::domain: return std::make_exception_ptr(std::domain_error(what));
-    case exception_kind::logic: return std::make_exception_ptr(std::logic_error(what));
-    case exception_kind::overflow: return std::make_exception_ptr(std::overflow_error(what));
-    case exception_kind::range: return std::make_exception_ptr(std::range_error(what));
-    case exception_kind::runtime: return std::make_exception_ptr(std::runtime_error(what));
-    case exception_kind::other: break;
+    case exception_kind::usage:
+      return std::make_exception_ptr(usage_error(what));
+    case exception_kind::pgas_out_of_range:
+      return std::make_exception_ptr(pgas::out_of_range(what));
+    case exception_kind::io:
+      return std::make_exception_ptr(io_error(what));
+    case exception_kind::invalid_argument:
+      return std::make_exception_ptr(std::invalid_argument(what));
+    case exception_kind::std_out_of_range:
+      return std::make_exception_ptr(std::out_of_range(what));
+    case exception_kind::length:
+      return std::make_exception_ptr(std::length_error(what));
+    case exception_kind::domain:
+      return std::make_exception_ptr(std::domain_error(what));
+    case exception_kind::logic:
+      return std::make_exception_ptr(std::logic_error(what));
+    case exception_kind::overflow:
+      return std::make_exception_ptr(std::overflow_error(what));
+    case exception_kind::range:
+      return std::make_exception_ptr(std::range_error(what));
+    case exception_kind::runtime:
+      return std::make_exception_ptr(std::runtime_error(what));
+    case exception_kind::other:
+      break;
   }
   return std::make_exception_ptr(remote_error(what));
 }
@@ -148,7 +184,8 @@ enum class outcome : std::uint8_t { value, exception };
 template <class R>
 void on_reply(std::size_t source, std::span<const std::byte> payload) {
   const std::byte* at = payload.data();
-  auto* state = reinterpret_cast<call_state<R>*>(static_cast<std::uintptr_t>(wire::codec<std::uint64_t>::read(at)));
+  auto* state = reinterpret_cast<call_state<R>*>(
+      static_cast<std::uintptr_t>(wire::codec<std::uint64_t>::read(at)));
   if (wire::codec<outcome>::read(at) == outcome::value) {
     if constexpr (std::is_void_v<R>) {
       state->value.emplace();
@@ -172,16 +209,22 @@ std::uint64_t reply_handler() {
 template <class R>
 void send_value(std::size_t to, std::uint64_t state, const stored_t<R>& value) {
   std::size_t bytes = sizeof state + sizeof(outcome);
-  if constexpr (!std::is_void_v<R>) bytes += wire::codec<R>::size(value);
+  if constexpr (!std::is_void_v<R>)
+    bytes += wire::codec<R>::size(value);
   std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::value);
-  if constexpr (!std::is_void_v<R>) wire::codec<R>::write(at, value);
+  if constexpr (!std::is_void_v<R>)
+    wire::codec<R>::write(at, value);
 }
 
 template <class R>
-void send_exception(std::size_t to, std::uint64_t state, exception_kind kind, const std::string& what) {
-  const std::size_t bytes = sizeof state + sizeof(outcome) + sizeof kind + wire::codec<std::string>::size(what);
+void send_exception(std::size_t to,
+                    std::uint64_t state,
+                    exception_kind kind,
+                    const std::string& what) {
+  const std::size_t bytes =
+      sizeof state + sizeof(outcome) + sizeof kind + wire::codec<std::string>::size(what);
   std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::exception);
@@ -207,7 +250,8 @@ void run_call(std::size_t source, std::span<const std::byte> payload) {
     }
   } catch (const std::exception& e) {
     kind = kind_of(e);
-    what = kind == exception_kind::other ? std::string(typeid(e).name()) + ": " + e.what() : e.what();
+    what =
+        kind == exception_kind::other ? std::string(typeid(e).name()) + ": " + e.what() : e.what();
   } catch (...) {
     what = "an exception that is not a std::exception";
   }
@@ -232,7 +276,8 @@ struct call_source final : future_source<stored_t<R>> {
   call_source& operator=(const call_source&) = delete;
   ~call_source() override {
     // The reply writes into the state: it must not go before the reply is in.
-    if (state->done) return;
+    if (state->done)
+      return;
     try {
       runtime::messages::progress_until([&] { return state->done; });
     } catch (const std::exception& e) {
@@ -240,12 +285,14 @@ struct call_source final : future_source<stored_t<R>> {
     }
   }
   bool ready() override {
-    if (!state->done) runtime::messages::progress();
+    if (!state->done)
+      runtime::messages::progress();
     return state->done;
   }
   stored_t<R> take() override {
     runtime::messages::progress_until([&] { return state->done; });
-    if (state->error) std::rethrow_exception(state->error);
+    if (state->error)
+      std::rethrow_exception(state->error);
     return std::move(*state->value);
   }
   std::shared_ptr<call_state<R>> state;
@@ -259,7 +306,8 @@ void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
   check_call<Fn, std::decay_t<Args>...>();
   const Fn& fn = f;
   const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
-  std::byte* at = runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes).data();
+  std::byte* at =
+      runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes).data();
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
 }
 
@@ -269,14 +317,17 @@ auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
   using Fn = std::decay_t<F>;
   check_call<Fn, std::decay_t<Args>...>();
   using R = result_t<Fn, std::decay_t<Args>...>;
-  static_assert(std::is_void_v<R> || wire::carried<R>,
-                "pgas::rpc: the function's result must be trivially copyable (and not a pointer), a "
-                "std::string, a std::vector or std::optional of such values: it travels back as bytes");
+  static_assert(
+      std::is_void_v<R> || wire::carried<R>,
+      "pgas::rpc: the function's result must be trivially copyable (and not a pointer), a "
+      "std::string, a std::vector or std::optional of such values: it travels back as bytes");
   auto state = std::make_shared<call_state<R>>();
   const Fn& fn = f;
   const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(state.get()));
   const std::size_t bytes = sizeof address + call_size<Fn, std::decay_t<Args>...>(fn, args...);
-  std::byte* at = runtime::messages::reserve(world_rank, call_handler<R, Fn, std::decay_t<Args>...>(), bytes).data();
+  std::byte* at =
+      runtime::messages::reserve(world_rank, call_handler<R, Fn, std::decay_t<Args>...>(), bytes)
+          .data();
   wire::codec<std::uint64_t>::write(at, address);
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
   // Someone waits for this one: it goes now, not when the buffer fills.
@@ -292,7 +343,8 @@ auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
 /// the target, the job ends with a message naming the image and the exception. Local.
 template <class F, class... Args>
 void rpc_ff(std::size_t image, F&& f, Args&&... args) {
-  detail::remote::rpc_ff_world(runtime::world_rank_in_force(image), std::forward<F>(f), std::forward<Args>(args)...);
+  detail::remote::rpc_ff_world(runtime::world_rank_in_force(image), std::forward<F>(f),
+                               std::forward<Args>(args)...);
 }
 
 /// Runs f(args...) on `image` of the team in force; the future holds what f returns (future<void>
@@ -302,7 +354,8 @@ void rpc_ff(std::size_t image, F&& f, Args&&... args) {
 /// not have. Local.
 template <class F, class... Args>
 auto rpc(std::size_t image, F&& f, Args&&... args) {
-  return detail::remote::rpc_world(runtime::world_rank_in_force(image), std::forward<F>(f), std::forward<Args>(args)...);
+  return detail::remote::rpc_world(runtime::world_rank_in_force(image), std::forward<F>(f),
+                                   std::forward<Args>(args)...);
 }
 
 }  // namespace pgas

@@ -3,6 +3,7 @@
 // it (by the images it synchronises) is complete and visible.
 
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 
@@ -17,9 +18,13 @@ namespace pgas {
 
 /// Collective over the team in force: completes every image's outstanding writes and makes
 /// them visible everywhere (Fortran's SYNC ALL).
-inline void sync_all() { runtime::sync_all(runtime::current_comm()); }
+inline void sync_all() {
+  runtime::sync_all(runtime::current_comm());
+}
 /// Collective over team t: as sync_all(), over t's images.
-inline void sync_all(const team& t) { runtime::sync_all(t.native()); }
+inline void sync_all(const team& t) {
+  runtime::sync_all(t.native());
+}
 
 /// Completes this image's writes and waits for each listed image (numbered in the team in
 /// force) to name this one in its own sync_images (Fortran's SYNC IMAGES). Throws usage_error
@@ -30,8 +35,9 @@ inline void sync_images(std::span<const std::size_t> images) {
   ranks.reserve(images.size());
   for (std::size_t img : images) {
     if (img >= in_force.size()) {
-      throw usage_error("sync_images: image " + std::to_string(img) + " does not exist; there are " +
-                        std::to_string(in_force.size()) + " images");
+      throw usage_error("sync_images: image " + std::to_string(img) +
+                        " does not exist; there are " + std::to_string(in_force.size()) +
+                        " images");
     }
     ranks.push_back(in_force.world_rank(img));
   }
@@ -61,7 +67,8 @@ inline void sync_images(all_images_t) {
   const team in_force = current_team();
   std::vector<int> others;
   for (std::size_t img = 0; img < in_force.size(); ++img) {
-    if (img != in_force.rank()) others.push_back(in_force.world_rank(img));
+    if (img != in_force.rank())
+      others.push_back(in_force.world_rank(img));
   }
   runtime::sync_images(others);
 }
@@ -69,6 +76,8 @@ inline void sync_images(all_images_t) {
 /// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY), and waits until
 /// every remote call it sent (rpc_ff) has run, which needs their targets to make progress.
 /// Other images see the writes once they synchronise with this one.
-inline void sync_memory() { runtime::sync_memory(); }
+inline void sync_memory() {
+  runtime::sync_memory();
+}
 
 }  // namespace pgas

@@ -17,14 +17,20 @@ class tile_view {
  public:
   tile_view() noexcept = default;
   /// `block` is the whole part, ghosts included, row-major with rows `stride` apart.
-  tile_view(std::span<T> block, std::size_t rows, std::size_t cols, std::size_t halo,
+  tile_view(std::span<T> block,
+            std::size_t rows,
+            std::size_t cols,
+            std::size_t halo,
             std::size_t stride) noexcept
       : block_{block}, rows_{rows}, cols_{cols}, halo_{halo}, stride_{stride} {}
   /// A view of non-const converts to a view of const.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  tile_view(const tile_view<U>& v) noexcept  // NOLINT(google-explicit-constructor)
-      : block_{v.with_halo()}, rows_{v.extent(0)}, cols_{v.extent(1)}, halo_{v.halo()},
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) tile_view(const tile_view<U>& v)
+  noexcept  // NOLINT(google-explicit-constructor)
+      : block_{v.with_halo()},
+        rows_{v.extent(0)},
+        cols_{v.extent(1)},
+        halo_{v.halo()},
         stride_{v.stride(0)} {}
 
   /// Element (i, j). No bounds check: this is the inner-loop accessor.

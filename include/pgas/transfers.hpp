@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -40,9 +40,13 @@ concept transfer_container = requires(C& c, std::size_t i) {
 };
 
 template <class C>
-using element_of = typename std::remove_reference_t<decltype(std::declval<C&>().element(0))>::value_type;
+using element_of =
+    typename std::remove_reference_t<decltype(std::declval<C&>().element(0))>::value_type;
 
-inline void require_range(const char* what, std::size_t first, std::size_t count, std::size_t size) {
+inline void require_range(const char* what,
+                          std::size_t first,
+                          std::size_t count,
+                          std::size_t size) {
   if (first > size || count > size - first) {
     throw out_of_range(std::string(what) + ": elements [" + std::to_string(first) + ", " +
                        std::to_string(first) + " + " + std::to_string(count) +
@@ -85,10 +89,12 @@ void for_each_strided(C& c, std::size_t first, std::size_t stride, std::size_t c
 }
 
 // Throws out_of_range for a strided pattern reaching past the end, before anything moves.
-inline void require_strided(const char* what, std::size_t first, std::size_t stride,
-                            std::size_t count, std::size_t size) {
-  if (count == 0) return;
-  if (stride == 0) throw usage_error(std::string(what) + ": stride 0 names one element many times");
+inline void require_strided(
+    const char* what, std::size_t first, std::size_t stride, std::size_t count, std::size_t size) {
+  if (count == 0)
+    return;
+  if (stride == 0)
+    throw usage_error(std::string(what) + ": stride 0 names one element many times");
   const std::size_t steps = count - 1;
   if (first >= size || steps > (size - 1 - first) / stride) {
     throw out_of_range(std::string(what) + ": " + std::to_string(count) + " elements from " +
@@ -97,7 +103,9 @@ inline void require_strided(const char* what, std::size_t first, std::size_t str
   }
 }
 
-inline void require_indices(const char* what, std::span<const std::size_t> indices, std::size_t size) {
+inline void require_indices(const char* what,
+                            std::span<const std::size_t> indices,
+                            std::size_t size) {
   for (std::size_t k = 0; k < indices.size(); ++k) {
     if (indices[k] >= size) {
       throw out_of_range(std::string(what) + ": index " + std::to_string(indices[k]) + " (entry " +
@@ -163,14 +171,17 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     runtime::window& w = *b.first.window();
     const int owner = rank_of(b.first);
     if (started != nullptr) {
-      (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
+      (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(),
+                                    b.target);
       started->add(w, owner);
     } else {
       runtime::get_runs(w, out.data(), b.origin, owner, b.first.displacement(), b.target);
     }
   };
   owner_batches<const T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) { grouped.add(at, p, len, step); });
+  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    grouped.add(at, p, len, step);
+  });
   grouped.finish();
 }
 
@@ -195,14 +206,17 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
     const int owner = rank_of(b.first);
     if (started != nullptr) {
       w.require_passive("an asynchronous put");
-      (void)runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
+      (void)runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(),
+                                    b.target);
       started->add(w, owner);
     } else {
       runtime::put_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target);
     }
   };
   owner_batches<T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) { grouped.add(at, p, len, step); });
+  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    grouped.add(at, p, len, step);
+  });
   grouped.finish();
 }
 
@@ -211,7 +225,9 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
 // accumulates, or in place where every image shares the window: runtime/in_place_updates.hpp).
 // With `started`, accumulates MPI carries to other images are only started and noted there.
 template <class T, class Walk>
-void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op,
+void accumulate_elements(std::span<const T> in,
+                         Walk walk,
+                         runtime::reduce_op op,
                          started_transfers* started = nullptr) {
   using P = global_ptr<T>;
   const auto remote = [&in, op, started](owner_batch<T>& b) {
@@ -222,8 +238,10 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
       return;
     }
     w.require_passive("an asynchronous accumulate");
-    const auto a = runtime::start_accumulate_runs(w, in.data(), b.origin, owner, b.first.displacement(), b.target, op);
-    if (!a) return;  // applied in place: done
+    const auto a = runtime::start_accumulate_runs(w, in.data(), b.origin, owner,
+                                                  b.first.displacement(), b.target, op);
+    if (!a)
+      return;  // applied in place: done
     // Into this process's own memory it completes at once (its loads must see it), as every
     // accumulate does; elsewhere the future's flush completes it.
     if (a->to_self) {
@@ -245,7 +263,9 @@ void accumulate_elements(std::span<const T> in, Walk walk, runtime::reduce_op op
 // put's target may not name an element twice in one operation. Open addressing, so the cost
 // grows with the updates, not with a sort.
 template <class T>
-void combine_duplicates(std::vector<std::size_t>& indices, std::vector<T>& values, runtime::reduce_op op) {
+void combine_duplicates(std::vector<std::size_t>& indices,
+                        std::vector<T>& values,
+                        runtime::reduce_op op) {
   constexpr std::size_t empty = SIZE_MAX;
   std::size_t slots = 16;
   while (slots < 2 * indices.size()) slots *= 2;
@@ -279,7 +299,8 @@ auto strided_walk(C& c, std::size_t first, std::size_t stride, std::size_t count
 template <class C>
 auto list_walk(C& c, std::span<const std::size_t> indices) {
   return [&c, indices](auto add) {
-    for (std::size_t k = 0; k < indices.size(); ++k) add(k, c.element(indices[k]), std::size_t{1}, std::size_t{1});
+    for (std::size_t k = 0; k < indices.size(); ++k)
+      add(k, c.element(indices[k]), std::size_t{1}, std::size_t{1});
   };
 }
 
@@ -289,11 +310,15 @@ auto list_walk(C& c, std::span<const std::size_t> indices) {
 // owner gets one accumulate (MPI, or in place). `c`: a container or its locked_elements; the
 // lists may be reordered. `shares`: room reused between calls. Local.
 template <class T, class C>
-void accumulate_scattered(C& c, std::vector<std::size_t>& indices, std::vector<T>& values, runtime::reduce_op op,
+void accumulate_scattered(C& c,
+                          std::vector<std::size_t>& indices,
+                          std::vector<T>& values,
+                          runtime::reduce_op op,
                           std::vector<owner_share<T>>& shares) {
   const auto value = [&values](std::size_t u) { return values[u]; };
   if constexpr (requires { c.place_of(0); }) {
-    if (c.window().owner_applies_updates() && send_to_owners<T>(c, indices, value, op, shares)) return;
+    if (c.window().owner_applies_updates() && send_to_owners<T>(c, indices, value, op, shares))
+      return;
   } else if constexpr (requires { c.finder(); }) {
     if (c.window().owner_applies_updates() &&
         send_to_owners<T>(c.finder().lock("a scattered accumulate"), indices, value, op, shares)) {
@@ -301,7 +326,8 @@ void accumulate_scattered(C& c, std::vector<std::size_t>& indices, std::vector<T
     }
   }
   combine_duplicates(indices, values, op);
-  accumulate_elements(std::span<const T>(values), list_walk(c, std::span<const std::size_t>(indices)), op);
+  accumulate_elements(std::span<const T>(values),
+                      list_walk(c, std::span<const std::size_t>(indices)), op);
 }
 
 template <class F>
@@ -317,7 +343,7 @@ future<void> future_of(F start) {
 /// this image's own earlier writes. Throws out_of_range, before anything moves, for a range
 /// past the end.
 template <class C>
-  requires detail::transfer_container<const C>
+requires detail::transfer_container<const C>
 void get(const C& c, std::size_t first, std::span<detail::element_of<const C>> out) {
   detail::require_range("pgas::get", first, out.size(), c.size());
   detail::read_elements(out, detail::range_walk(c, first, out.size()), nullptr);
@@ -326,8 +352,10 @@ void get(const C& c, std::size_t first, std::span<detail::element_of<const C>> o
 /// Writes in to c[first .. first + in.size()). Local; returns once in may be reused; the data
 /// is complete at the next sync point.
 template <class C>
-  requires detail::transfer_container<std::remove_reference_t<C>>
-void put(C&& c, std::size_t first, std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+requires detail::transfer_container<std::remove_reference_t<C>>
+void put(C&& c,
+         std::size_t first,
+         std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
   detail::require_range("pgas::put", first, in.size(), c.size());
   detail::write_elements(in, detail::range_walk(c, first, in.size()), nullptr);
 }
@@ -335,8 +363,9 @@ void put(C&& c, std::size_t first, std::span<const detail::element_of<std::remov
 /// Starts reading c[first .. first + out.size()) into out; the future is ready when out holds
 /// the data. out must stay alive and untouched until then. Local.
 template <class C>
-  requires detail::transfer_container<const C>
-[[nodiscard]] future<void> async_get(const C& c, std::size_t first,
+requires detail::transfer_container<const C>
+[[nodiscard]] future<void> async_get(const C& c,
+                                     std::size_t first,
                                      std::span<detail::element_of<const C>> out) {
   detail::require_range("pgas::async_get", first, out.size(), c.size());
   return detail::future_of([&](detail::started_transfers* started) {
@@ -347,9 +376,9 @@ template <class C>
 /// Starts writing in to c[first .. first + in.size()); the future is ready when in may be
 /// reused, which must not happen before. The data is complete at the next sync point. Local.
 template <class C>
-  requires detail::transfer_container<std::remove_reference_t<C>>
-[[nodiscard]] future<void> async_put(C&& c, std::size_t first,
-                                     std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+requires detail::transfer_container<std::remove_reference_t<C>>
+[[nodiscard]] future<void> async_put(
+    C&& c, std::size_t first, std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
   detail::require_range("pgas::async_put", first, in.size(), c.size());
   return detail::future_of([&](detail::started_transfers* started) {
     detail::write_elements(in, detail::range_walk(c, first, in.size()), started);
@@ -359,8 +388,10 @@ template <class C>
 /// Reads c[first], c[first + stride], ... (out.size() of them) into out. One operation per
 /// owner. Local; blocks. Stride 0 is a usage_error, a pattern past the end out_of_range.
 template <class C>
-  requires detail::transfer_container<const C>
-void get_strided(const C& c, std::size_t first, std::size_t stride,
+requires detail::transfer_container<const C>
+void get_strided(const C& c,
+                 std::size_t first,
+                 std::size_t stride,
                  std::span<detail::element_of<const C>> out) {
   detail::require_strided("pgas::get_strided", first, stride, out.size(), c.size());
   detail::read_elements(out, detail::strided_walk(c, first, stride, out.size()), nullptr);
@@ -369,8 +400,10 @@ void get_strided(const C& c, std::size_t first, std::size_t stride,
 /// Writes in to c[first], c[first + stride], ... One operation per owner. Local; returns once
 /// in may be reused; complete at the next sync point.
 template <class C>
-  requires detail::transfer_container<std::remove_reference_t<C>>
-void put_strided(C&& c, std::size_t first, std::size_t stride,
+requires detail::transfer_container<std::remove_reference_t<C>>
+void put_strided(C&& c,
+                 std::size_t first,
+                 std::size_t stride,
                  std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
   detail::require_strided("pgas::put_strided", first, stride, in.size(), c.size());
   detail::write_elements(in, detail::strided_walk(c, first, stride, in.size()), nullptr);
@@ -380,8 +413,10 @@ void put_strided(C&& c, std::size_t first, std::size_t stride,
 /// detail::max_runs_per_operation runs). Not collective. Local; blocks. Throws, before
 /// anything moves, usage_error if the lengths differ and out_of_range for an index past the end.
 template <class C>
-  requires detail::transfer_container<const C>
-void gather(const C& c, std::span<const std::size_t> indices, std::span<detail::element_of<const C>> out) {
+requires detail::transfer_container<const C>
+void gather(const C& c,
+            std::span<const std::size_t> indices,
+            std::span<detail::element_of<const C>> out) {
   detail::require_same_length("pgas::gather", indices.size(), out.size());
   detail::require_indices("pgas::gather", indices, c.size());
   detail::read_elements(out, detail::list_walk(c, indices), nullptr);
@@ -390,8 +425,9 @@ void gather(const C& c, std::span<const std::size_t> indices, std::span<detail::
 /// As gather, returning at once; the future is ready when out holds every element. indices and
 /// out must stay alive and untouched until then. Local.
 template <class C>
-  requires detail::transfer_container<const C>
-[[nodiscard]] future<void> async_gather(const C& c, std::span<const std::size_t> indices,
+requires detail::transfer_container<const C>
+[[nodiscard]] future<void> async_gather(const C& c,
+                                        std::span<const std::size_t> indices,
                                         std::span<detail::element_of<const C>> out) {
   detail::require_same_length("pgas::async_gather", indices.size(), out.size());
   detail::require_indices("pgas::async_gather", indices, c.size());
@@ -404,8 +440,9 @@ template <class C>
 /// One put per owner. Not collective. Local; returns once values may be reused; complete at
 /// the next sync point. Throws as gather does, before anything moves.
 template <class C>
-  requires detail::transfer_container<std::remove_reference_t<C>>
-void scatter(C&& c, std::span<const std::size_t> indices,
+requires detail::transfer_container<std::remove_reference_t<C>>
+void scatter(C&& c,
+             std::span<const std::size_t> indices,
              std::span<const detail::element_of<std::remove_reference_t<C>>> values) {
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter", indices.size(), values.size());
@@ -413,7 +450,8 @@ void scatter(C&& c, std::span<const std::size_t> indices,
   std::vector<std::size_t> distinct(indices.begin(), indices.end());
   std::vector<T> last(values.begin(), values.end());
   detail::combine_duplicates(distinct, last, reduce_op::replace);
-  detail::write_elements(std::span<const T>(last), detail::list_walk(c, std::span<const std::size_t>(distinct)), nullptr);
+  detail::write_elements(std::span<const T>(last),
+                         detail::list_walk(c, std::span<const std::size_t>(distinct)), nullptr);
 }
 
 /// c[indices[k]] = c[indices[k]] op values[k] for every k, atomically with respect to other
@@ -421,9 +459,10 @@ void scatter(C&& c, std::span<const std::size_t> indices,
 /// Not collective. Local; complete at the next sync point. Throws as gather does, before
 /// anything moves, and usage_error for a bitwise or logical op on floating point.
 template <class C>
-  requires detail::transfer_container<std::remove_reference_t<C>> &&
-           runtime::accumulable<detail::element_of<std::remove_reference_t<C>>>
-void scatter_accumulate(C&& c, std::span<const std::size_t> indices,
+requires detail::transfer_container<std::remove_reference_t<C>> &&
+    runtime::accumulable<detail::element_of<std::remove_reference_t<C>>>
+void scatter_accumulate(C&& c,
+                        std::span<const std::size_t> indices,
                         std::span<const detail::element_of<std::remove_reference_t<C>>> values,
                         reduce_op op) {
   using T = detail::element_of<std::remove_reference_t<C>>;

@@ -36,15 +36,18 @@ namespace pgas {
 /// and Hash must give the same value for a key on every image.
 template <class K, class V, class Hash = std::hash<K>>
 class unordered_map {
-  static_assert(std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>,
-                "pgas::unordered_map keys and values travel as bytes: make them trivially copyable");
+  static_assert(
+      std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>,
+      "pgas::unordered_map keys and values travel as bytes: make them trivially copyable");
 
  public:
   /// Collective over the team in force: an empty map with room for about `initial_capacity`
   /// keys per image.
-  explicit unordered_map(std::size_t initial_capacity = 16) : unordered_map(current_team(), initial_capacity) {}
+  explicit unordered_map(std::size_t initial_capacity = 16)
+      : unordered_map(current_team(), initial_capacity) {}
   /// Collective over team t: the map's keys are spread over t's images.
-  explicit unordered_map(const pgas::team& t, std::size_t initial_capacity = 16) : table_(t, 0), outbox_(t.size()) {
+  explicit unordered_map(const pgas::team& t, std::size_t initial_capacity = 16)
+      : table_(t, 0), outbox_(t.size()) {
     std::size_t cap = 8;
     while (cap < 2 * initial_capacity) cap *= 2;
     grow_local_table(cap);
@@ -56,11 +59,8 @@ class unordered_map {
   /// Queues: set k to v, present or not. Local; applied at commit().
   void insert_or_assign(const K& k, const V& v) { queue(op_kind::assign, k, v); }
   /// Queues: k's value += v, or k = v if absent (for counting). Local; applied at commit().
-  void accumulate(const K& k, const V& v)
-    requires requires(V a, V b) { a += b; }
-  {
-    queue(op_kind::accumulate, k, v);
-  }
+  void accumulate(const K& k, const V& v) requires requires(V a, V b) { a += b; }
+  { queue(op_kind::accumulate, k, v); }
   /// Queues: remove k if present. Local; applied at commit().
   void erase(const K& k) { queue(op_kind::erase, k, V{}); }
   /// Operations this image queued since the last commit. Local.
@@ -83,14 +83,16 @@ class unordered_map {
       sends.insert(sends.end(), outbox_[t].begin(), outbox_[t].end());
       outbox_[t].clear();
     }
-    const auto inbox = runtime::exchange(std::span<const op>(sends), counts, table_.team().native());
+    const auto inbox =
+        runtime::exchange(std::span<const op>(sends), counts, table_.team().native());
     // Rehash when keys, tombstones and arrivals could pass half the room, growing (collectively:
     // the table is a pgas::vector) until the keys and arrivals fill at most half.
     std::size_t cap = table_.local().size();
     const bool rehash = 2 * (count_ + erased_ + inbox.size()) > cap;
     while (2 * (count_ + inbox.size()) > cap) cap *= 2;
     std::vector<slot> old;
-    if (rehash) old.assign(table_.local().begin(), table_.local().end());
+    if (rehash)
+      old.assign(table_.local().begin(), table_.local().end());
     grow_local_table(cap);
     table_.commit();
     if (rehash) {
@@ -98,7 +100,8 @@ class unordered_map {
       count_ = 0;
       erased_ = 0;
       for (const slot& s : old) {
-        if (s.state == full) apply({op_kind::assign, s.key, s.value});
+        if (s.state == full)
+          apply({op_kind::assign, s.key, s.value});
       }
     }
     for (const op& o : inbox) apply(o);
@@ -117,8 +120,10 @@ class unordered_map {
     for (std::size_t probe = 0; probe < cap; ++probe) {
       const std::size_t at = first + ((h / table_.team().size() + probe) & (cap - 1));
       const slot s = table_[at];
-      if (s.state == empty) return std::nullopt;
-      if (s.state == full && same_key(s.key, k)) return s.value;
+      if (s.state == empty)
+        return std::nullopt;
+      if (s.state == full && same_key(s.key, k))
+        return s.value;
     }
     return std::nullopt;
   }
@@ -139,7 +144,8 @@ class unordered_map {
   void for_each_local(F f) const {
     live_.require(name);
     for (const slot& s : table_.local()) {
-      if (s.state == full) f(s.key, s.value);
+      if (s.state == full)
+        f(s.key, s.value);
     }
   }
 
@@ -176,7 +182,8 @@ class unordered_map {
     outbox_[hash_of(k) % table_.team().size()].push_back({kind, k, v});
   }
   void grow_local_table(std::size_t cap) {
-    for (std::size_t k = table_.local().size() + table_.uncommitted(); k < cap; ++k) table_.push_back(slot{});
+    for (std::size_t k = table_.local().size() + table_.uncommitted(); k < cap; ++k)
+      table_.push_back(slot{});
   }
   // Applies one operation to this image's table (which has room: at most half full).
   void apply(const op& o) {
@@ -187,11 +194,13 @@ class unordered_map {
     for (std::size_t probe = 0; probe < cap; ++probe) {
       slot& s = slots[(h / table_.team().size() + probe) & (cap - 1)];
       if (s.state == erased) {
-        if (!reusable) reusable = static_cast<std::size_t>(&s - slots.data());
+        if (!reusable)
+          reusable = static_cast<std::size_t>(&s - slots.data());
         continue;
       }
       if (s.state == empty) {
-        if (o.kind == op_kind::erase) return;
+        if (o.kind == op_kind::erase)
+          return;
         if (reusable) {
           slots[*reusable] = slot{full, o.key, o.value};
           --erased_;
@@ -203,10 +212,14 @@ class unordered_map {
       }
       if (same_key(s.key, o.key)) {
         switch (o.kind) {
-          case op_kind::insert: return;
-          case op_kind::assign: s.value = o.value; return;
+          case op_kind::insert:
+            return;
+          case op_kind::assign:
+            s.value = o.value;
+            return;
           case op_kind::accumulate:
-            if constexpr (requires(V a, V b) { a += b; }) s.value += o.value;
+            if constexpr (requires(V a, V b) { a += b; })
+              s.value += o.value;
             return;
           case op_kind::erase:
             s.state = erased;

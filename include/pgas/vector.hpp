@@ -107,7 +107,8 @@ class vector : public detail::storage<T, sized_blocks> {
     // Every image must take the same path (the paths run different collectives): memory moves
     // everywhere if it has to move anywhere.
     const std::size_t mine_and_move[2] = {mine, overflow_.empty() ? 0U : 1U};
-    const auto gathered = runtime::allgatherv(std::span<const std::size_t>(mine_and_move), this->team().native());
+    const auto gathered =
+        runtime::allgatherv(std::span<const std::size_t>(mine_and_move), this->team().native());
     std::vector<std::size_t> counts(this->team().size());
     bool any_moves = false;
     for (std::size_t img = 0; img < counts.size(); ++img) {
@@ -126,12 +127,13 @@ class vector : public detail::storage<T, sized_blocks> {
     std::vector<T> appended = std::move(overflow_);
     overflow_.clear();
     in_place_ = 0;
-    rebuild(counts, appended.empty() ? capacity_ : std::max(mine, 2 * capacity_),
-            [&](std::size_t, std::size_t, T* out, std::size_t) {
-              copy_elements(out, buffer_.get(), kept);
-              copy_elements(out + kept, appended.data(), appended.size());
-            },
-            /*local_only=*/true);
+    rebuild(
+        counts, appended.empty() ? capacity_ : std::max(mine, 2 * capacity_),
+        [&](std::size_t, std::size_t, T* out, std::size_t) {
+          copy_elements(out, buffer_.get(), kept);
+          copy_elements(out + kept, appended.data(), appended.size());
+        },
+        /*local_only=*/true);
   }
 
   /// Collective: n elements, block-distributed again; the first min(n, size()) keep their values
@@ -168,21 +170,26 @@ class vector : public detail::storage<T, sized_blocks> {
     std::vector<std::size_t> counts(this->team().size());
     for (std::size_t img = 0; img < counts.size(); ++img) counts[img] = s.dist.local_size(img);
     const std::size_t kept = s.local.size();
-    rebuild(counts, kept, [&](std::size_t, std::size_t, T* out, std::size_t) {
-      copy_elements(out, buffer_.get(), kept);
-    }, /*local_only=*/true);
+    rebuild(
+        counts, kept,
+        [&](std::size_t, std::size_t, T* out, std::size_t) {
+          copy_elements(out, buffer_.get(), kept);
+        },
+        /*local_only=*/true);
   }
 
  private:
   // memcpy of n elements; nothing at all for none (memcpy may not be given null pointers).
   static void copy_elements(T* to, const T* from, std::size_t n) noexcept {
-    if (n != 0) std::memcpy(static_cast<void*>(to), from, n * sizeof(T));
+    if (n != 0)
+      std::memcpy(static_cast<void*>(to), from, n * sizeof(T));
   }
   // A sync point before this image's memory is freed, so that no peer still reads or writes it
   // (the window's own collective free comes only after the members are gone). Reports, never
   // throws: it runs in a destructor.
   void wait_for_peers() noexcept {
-    if (!this->s_ || !environment::active()) return;
+    if (!this->s_ || !environment::active())
+      return;
     try {
       this->sync();
     } catch (const std::exception& e) {
@@ -198,7 +205,9 @@ class vector : public detail::storage<T, sized_blocks> {
 
   // Moves every image's elements to the layout `counts`, fetching each new part from wherever
   // the old layout kept it; positions past the old size become `initial`.
-  void redistribute(const std::vector<std::size_t>& counts, std::size_t capacity, const T& initial) {
+  void redistribute(const std::vector<std::size_t>& counts,
+                    std::size_t capacity,
+                    const T& initial) {
     auto& s = this->state();
     const sized_blocks old = s.dist;
     rebuild(counts, std::max(capacity, counts[this->team().rank()]),
@@ -223,18 +232,25 @@ class vector : public detail::storage<T, sized_blocks> {
   // the sync point that ends all access to the old buffers; others read peers' old buffers and
   // get a sync point after them instead.
   template <class Fill>
-  void rebuild(const std::vector<std::size_t>& counts, std::size_t capacity, Fill fill,
+  void rebuild(const std::vector<std::size_t>& counts,
+               std::size_t capacity,
+               Fill fill,
                bool local_only = false) {
     auto& s = this->state();
     const sized_blocks next(counts);
     const std::size_t mine = counts[this->team().rank()];
     capacity = std::max(capacity, mine);
-    std::unique_ptr<T[]> fresh = capacity == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(capacity);
-    if (local_only) this->sync();  // nobody touches old buffers from here on
+    std::unique_ptr<T[]> fresh =
+        capacity == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(capacity);
+    if (local_only)
+      this->sync();  // nobody touches old buffers from here on
     fill(next.first_of(this->team().rank()), capacity, fresh.get(), mine);
-    if (!local_only) this->sync();  // every peer has read what it needed from our old buffer
-    if (fresh) s.win.attach(fresh.get(), capacity * sizeof(T));
-    if (buffer_) s.win.detach(buffer_.get());
+    if (!local_only)
+      this->sync();  // every peer has read what it needed from our old buffer
+    if (fresh)
+      s.win.attach(fresh.get(), capacity * sizeof(T));
+    if (buffer_)
+      s.win.detach(buffer_.get());
     buffer_ = std::move(fresh);
     capacity_ = capacity;
     s.bases = s.win.publish(buffer_.get());  // null where an image has no memory: never addressed

@@ -30,8 +30,10 @@ std::optional<std::string> first_failure(const std::optional<std::string>& mine,
   const int p = size_of(comm);
   const int candidate = mine ? rank_in(comm) : p;
   int first = p;
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &candidate, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == p) return std::nullopt;
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &candidate, &first, 1, MPI_INT, MPI_MIN,
+                       comm);
+  if (first == p)
+    return std::nullopt;
   byte_buffer text;
   if (mine && first == candidate) {
     const auto* b = reinterpret_cast<const std::byte*>(mine->data());
@@ -45,7 +47,8 @@ void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm) {
   std::uint64_t n = bytes.size();
   messages::collective("MPI_Ibcast", MPI_Ibcast, &n, 1, MPI_UINT64_T, root, comm);
   bytes.resize(static_cast<std::size_t>(n));
-  messages::collective("MPI_Ibcast", MPI_Ibcast, bytes.data(), to_count(bytes.size()), MPI_BYTE, root, comm);
+  messages::collective("MPI_Ibcast", MPI_Ibcast, bytes.data(), to_count(bytes.size()), MPI_BYTE,
+                       root, comm);
 }
 
 std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_Comm comm) {
@@ -53,7 +56,8 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
   const bool at_root = rank_in(comm) == root;
   const int my_count = to_count(mine.size());
   std::vector<int> counts(at_root ? static_cast<std::size_t>(p) : 0);
-  messages::collective("MPI_Igather", MPI_Igather, &my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm);
+  messages::collective("MPI_Igather", MPI_Igather, &my_count, 1, MPI_INT, counts.data(), 1, MPI_INT,
+                       root, comm);
   std::vector<int> offsets(counts.size());
   std::size_t total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -61,7 +65,8 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
     total += static_cast<std::size_t>(counts[r]);
   }
   byte_buffer all(total);
-  messages::collective("MPI_Igatherv", MPI_Igatherv, mine.data(), my_count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root, comm);
+  messages::collective("MPI_Igatherv", MPI_Igatherv, mine.data(), my_count, MPI_BYTE, all.data(),
+                       counts.data(), offsets.data(), MPI_BYTE, root, comm);
   std::vector<byte_buffer> out(counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r) {
     const auto first = all.begin() + offsets[r];
@@ -70,16 +75,19 @@ std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_C
   return out;
 }
 
-byte_buffer reduce_buffers(byte_buffer mine,
-                           const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
-                           int root, MPI_Comm comm) {
+byte_buffer reduce_buffers(
+    byte_buffer mine,
+    const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
+    int root,
+    MPI_Comm comm) {
   const int p = size_of(comm);
   const int me = rank_in(comm);
   // Reduce to rank 0 over a binomial tree: at distance d, rank r (a multiple of 2d) takes the
   // partial result of ranks [r + d, r + 2d) and puts it on its right.
   for (int d = 1; d < p; d *= 2) {
     if (me % (2 * d) == d) {
-      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, me - d, reduce_tag, comm), "MPI_Send");
+      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, me - d, reduce_tag, comm),
+            "MPI_Send");
       break;
     }
     if (me % (2 * d) == 0 && me + d < p) {
@@ -88,7 +96,8 @@ byte_buffer reduce_buffers(byte_buffer mine,
       int count = 0;
       check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
       byte_buffer right(static_cast<std::size_t>(count));
-      check(MPI_Recv(right.data(), count, MPI_BYTE, me + d, reduce_tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check(MPI_Recv(right.data(), count, MPI_BYTE, me + d, reduce_tag, comm, MPI_STATUS_IGNORE),
+            "MPI_Recv");
       mine = combine(mine, right);
     }
   }
@@ -97,17 +106,21 @@ byte_buffer reduce_buffers(byte_buffer mine,
     return mine;
   }
   if (root != 0) {
-    if (me == 0) check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, root, reduce_tag, comm), "MPI_Send");
+    if (me == 0)
+      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, root, reduce_tag, comm),
+            "MPI_Send");
     if (me == root) {
       MPI_Status status;
       check(MPI_Probe(0, reduce_tag, comm, &status), "MPI_Probe");
       int count = 0;
       check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
       mine.resize(static_cast<std::size_t>(count));
-      check(MPI_Recv(mine.data(), count, MPI_BYTE, 0, reduce_tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check(MPI_Recv(mine.data(), count, MPI_BYTE, 0, reduce_tag, comm, MPI_STATUS_IGNORE),
+            "MPI_Recv");
     }
   }
-  if (me != root) mine.clear();
+  if (me != root)
+    mine.clear();
   return mine;
 }
 

@@ -1,11 +1,9 @@
 #include <pgas/runtime/code_address.hpp>
-
 #include <pgas/runtime/error.hpp>
 
-#include <link.h>
-
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
+#include <link.h>
 #include <string>
 #include <vector>
 
@@ -26,7 +24,8 @@ class object_table {
  public:
   std::uint64_t name(const void* function) {
     // Streams of calls name one function over and over: the last answer is kept.
-    if (function == last_function_ && function != nullptr) return last_name_;
+    if (function == last_function_ && function != nullptr)
+      return last_name_;
     const auto at = reinterpret_cast<std::uintptr_t>(function);
     for (int attempt = 0; attempt < 2; ++attempt) {
       for (std::size_t k = 0; k < objects_.size(); ++k) {
@@ -38,16 +37,20 @@ class object_table {
       }
       read();
     }
-    throw usage_error("a remote call names a function that lies in no loaded object of this program");
+    throw usage_error(
+        "a remote call names a function that lies in no loaded object of this program");
   }
   const void* address(std::uint64_t portable) {
-    if (portable == last_portable_ && last_address_ != nullptr) return last_address_;
+    if (portable == last_portable_ && last_address_ != nullptr)
+      return last_address_;
     const std::size_t k = portable >> offset_bits;
     const std::uintptr_t offset = portable & ((std::uint64_t{1} << offset_bits) - 1);
-    if (k >= objects_.size()) read();
+    if (k >= objects_.size())
+      read();
     if (k >= objects_.size() || objects_[k].bias + offset >= objects_[k].high) {
-      throw usage_error("a message names a function this program does not have: every image must "
-                        "run the same program with the same libraries");
+      throw usage_error(
+          "a message names a function this program does not have: every image must "
+          "run the same program with the same libraries");
     }
     last_portable_ = portable;
     last_address_ = reinterpret_cast<const void*>(objects_[k].bias + offset);
@@ -67,11 +70,13 @@ class object_table {
           o.low = UINTPTR_MAX;
           for (int h = 0; h < info->dlpi_phnum; ++h) {
             const ElfW(Phdr)& p = info->dlpi_phdr[h];
-            if (p.p_type != PT_LOAD) continue;
+            if (p.p_type != PT_LOAD)
+              continue;
             o.low = std::min<std::uintptr_t>(o.low, info->dlpi_addr + p.p_vaddr);
             o.high = std::max<std::uintptr_t>(o.high, info->dlpi_addr + p.p_vaddr + p.p_memsz);
           }
-          if (o.low == UINTPTR_MAX) o.low = o.high = 0;
+          if (o.low == UINTPTR_MAX)
+            o.low = o.high = 0;
           static_cast<std::vector<loaded_object>*>(out)->push_back(o);
           return 0;
         },
@@ -91,8 +96,12 @@ object_table& table() {
 
 }  // namespace
 
-std::uint64_t portable_code_address(const void* function) { return table().name(function); }
+std::uint64_t portable_code_address(const void* function) {
+  return table().name(function);
+}
 
-const void* local_code_address(std::uint64_t portable) { return table().address(portable); }
+const void* local_code_address(std::uint64_t portable) {
+  return table().address(portable);
+}
 
 }  // namespace pgas::runtime

@@ -13,9 +13,11 @@ bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
     both[2 * k + 1] = -values[k];
   }
   std::vector<long long> out(both.size());
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, both.data(), out.data(), to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm);
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, both.data(), out.data(),
+                       to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm);
   for (std::size_t k = 0; k < values.size(); ++k) {
-    if (out[2 * k] != -out[2 * k + 1]) return false;
+    if (out[2 * k] != -out[2 * k + 1])
+      return false;
   }
   return true;
 }
@@ -38,7 +40,8 @@ std::vector<std::byte> allgather_bytes(const void* data, std::size_t bytes, MPI_
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   std::vector<std::byte> out(bytes * static_cast<std::size_t>(size));
   const int count = to_count(bytes);
-  messages::collective("MPI_Iallgather", MPI_Iallgather, data, count, MPI_BYTE, out.data(), count, MPI_BYTE, comm);
+  messages::collective("MPI_Iallgather", MPI_Iallgather, data, count, MPI_BYTE, out.data(), count,
+                       MPI_BYTE, comm);
   return out;
 }
 

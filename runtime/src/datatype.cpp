@@ -1,5 +1,4 @@
 #include <pgas/runtime/datatype.hpp>
-
 #include <pgas/runtime/error.hpp>
 
 #include <climits>
@@ -22,7 +21,8 @@ std::map<shape, MPI_Datatype>& cache() {
 MPI_Datatype strided_type(MPI_Datatype base, int count, int block_length, int stride) {
   const shape key{base, count, block_length, stride};
   auto& types = cache();
-  if (auto it = types.find(key); it != types.end()) return it->second;
+  if (auto it = types.find(key); it != types.end())
+    return it->second;
   owned_datatype t;
   check(MPI_Type_vector(count, block_length, stride, base, t.out()), "MPI_Type_vector");
   check(MPI_Type_commit(t.out()), "MPI_Type_commit");

@@ -9,7 +9,9 @@ namespace {
 bool issuing = false;  // a holder's issue() may reach a sync point; it must not recurse
 }  // namespace
 
-deferred_writes::deferred_writes() { detail::deferred_write_holders.push_back(this); }
+deferred_writes::deferred_writes() {
+  detail::deferred_write_holders.push_back(this);
+}
 
 deferred_writes::~deferred_writes() {
   auto& all = detail::deferred_write_holders;
@@ -17,7 +19,8 @@ deferred_writes::~deferred_writes() {
 }
 
 void detail::issue_registered_deferred_writes() {
-  if (issuing) return;
+  if (issuing)
+    return;
   issuing = true;
   try {
     // A copy: issuing may create or destroy holders.

@@ -1,19 +1,16 @@
-#include <pgas/runtime/environment.hpp>
-#include <pgas/runtime/team.hpp>
-
 #include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/team.hpp>
 
 #include "window_pool.hpp"
-
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <sched.h>
 #include <string>
 #include <thread>
 
@@ -25,7 +22,7 @@ struct world_state {
   MPI_Comm notify = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
-  bool shares_memory = false;  // every image can map every other's window memory
+  bool shares_memory = false;   // every image can map every other's window memory
   bool oversubscribed = false;  // this node runs more images than its images may use cores
 };
 
@@ -53,7 +50,8 @@ void prepare_one_sided_component() {
 // for comparison and for testing those paths on one node.
 bool shared_memory_wanted() {
   const char* v = std::getenv("PGAS_SHARED_MEMORY");
-  if (v == nullptr) return true;
+  if (v == nullptr)
+    return true;
   const std::string s = v;
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
@@ -74,7 +72,9 @@ node_shape shape_of_this_node(MPI_Comm world) {
   cpu_set_t mine;
   CPU_ZERO(&mine);
   if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
-    for (unsigned c = 0; c < std::max(1U, std::thread::hardware_concurrency()) && c < CPU_SETSIZE; ++c) CPU_SET(c, &mine);
+    for (unsigned c = 0; c < std::max(1U, std::thread::hardware_concurrency()) && c < CPU_SETSIZE;
+         ++c)
+      CPU_SET(c, &mine);
   }
   cpu_set_t all;
   CPU_ZERO(&all);
@@ -111,16 +111,21 @@ struct environment::impl {
   world_state state;
 };
 
-void environment::prepare_mpi() noexcept { prepare_one_sided_component(); }
+void environment::prepare_mpi() noexcept {
+  prepare_one_sided_component();
+}
 
-environment::environment() : impl_{std::make_unique<impl>()} { start(nullptr, nullptr); }
+environment::environment() : impl_{std::make_unique<impl>()} {
+  start(nullptr, nullptr);
+}
 
 environment::environment(int& argc, char**& argv) : impl_{std::make_unique<impl>()} {
   start(&argc, &argv);
 }
 
 void environment::start(int* argc, char*** argv) {
-  if (current != nullptr) throw usage_error("a pgas::environment already exists; create only one");
+  if (current != nullptr)
+    throw usage_error("a pgas::environment already exists; create only one");
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized != 0) {
@@ -145,7 +150,8 @@ void environment::start(int* argc, char*** argv) {
   s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
   s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
-  runtime::messages::start(s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
+  runtime::messages::start(
+      s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
 }
 
@@ -166,17 +172,22 @@ environment::~environment() {
     runtime::window_pool::drain();
   }
   runtime::reset_team_scopes();  // scopes still open hold teams whose communicators go now
-  if (current == &impl_->state) current = nullptr;
+  if (current == &impl_->state)
+    current = nullptr;
   runtime::free_cached_datatypes();
   MPI_Comm_free(&impl_->state.notify);
   MPI_Comm_free(&impl_->state.world);
-  if (!impl_->started_mpi) return;  // whoever started MPI finalises it
+  if (!impl_->started_mpi)
+    return;  // whoever started MPI finalises it
   // MPI_Finalize would hang while others wait in a collective: end the whole job instead.
-  if (unwinding) MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  if (unwinding)
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
   MPI_Finalize();
 }
 
-bool environment::active() noexcept { return current != nullptr; }
+bool environment::active() noexcept {
+  return current != nullptr;
+}
 
 namespace runtime {
 
@@ -198,7 +209,9 @@ bool world_shares_memory() {
   return current->shares_memory;
 }
 
-bool oversubscribed() noexcept { return current != nullptr && current->oversubscribed; }
+bool oversubscribed() noexcept {
+  return current != nullptr && current->oversubscribed;
+}
 
 std::size_t world_rank() {
   require_environment("the world team");

@@ -23,17 +23,20 @@ int world_rank_or_minus_one() noexcept {
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   int rank = -1;
-  if (initialized != 0 && finalized == 0) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (initialized != 0 && finalized == 0)
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
 
 }  // namespace
 
 void check(int code, const char* call) {
-  if (code == MPI_SUCCESS) return;
+  if (code == MPI_SUCCESS)
+    return;
   std::array<char, MPI_MAX_ERROR_STRING> text{};
   int length = 0;
-  if (MPI_Error_string(code, text.data(), &length) != MPI_SUCCESS) length = 0;
+  if (MPI_Error_string(code, text.data(), &length) != MPI_SUCCESS)
+    length = 0;
   throw mpi_error(code, call,
                   std::string(call) + " failed on image " +
                       std::to_string(world_rank_or_minus_one()) + ": " +

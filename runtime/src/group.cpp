@@ -1,7 +1,6 @@
-#include <pgas/runtime/group.hpp>
-
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/group.hpp>
 
 namespace pgas::runtime {
 

@@ -1,8 +1,7 @@
-#include <pgas/runtime/messages.hpp>
-
 #include <pgas/runtime/code_address.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -31,10 +30,13 @@ struct header {
   std::uint32_t unused;
 };
 static_assert(sizeof(header) == 24);
-constexpr std::uint32_t root_token = 0;  // fast_path::lane::last_token of user code: reserve() inline
+constexpr std::uint32_t root_token =
+    0;  // fast_path::lane::last_token of user code: reserve() inline
 constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
 constexpr std::size_t alignment = 8;
-constexpr std::size_t padded(std::size_t n) { return (n + alignment - 1) / alignment * alignment; }
+constexpr std::size_t padded(std::size_t n) {
+  return (n + alignment - 1) / alignment * alignment;
+}
 constexpr int tag = 0;
 constexpr std::size_t posted_receives = 4;
 constexpr std::size_t default_budget = std::size_t{16} << 20;
@@ -93,13 +95,13 @@ struct engine {
   std::vector<buffer> in_flight_data;
   std::vector<int> completed;  // MPI_Testsome's answer, kept to avoid an allocation per poll
   std::vector<receive> receives;
-  std::deque<std::size_t> posted;  // receives in the order MPI matches them
+  std::deque<std::size_t> posted;              // receives in the order MPI matches them
   std::vector<std::vector<ack_run>> acks_out;  // by destination
-  std::vector<std::size_t> acks_waiting;             // destinations with acks_out non-empty
+  std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
-  std::size_t outstanding = 0;          // messages from user code, unacknowledged
-  context current;  // of the handler running, if any
+  std::size_t outstanding = 0;  // messages from user code, unacknowledged
+  context current;              // of the handler running, if any
   std::uint64_t ack_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
   handler last_handler = nullptr;
@@ -117,7 +119,8 @@ engine& the_engine(const char* what) {
 
 buffer take_buffer(engine& e) {
   for (unsigned polls = 0; e.spare.empty() && e.buffers_held >= e.buffers_allowed; ++polls) {
-    if (!progress()) idle(polls);
+    if (!progress())
+      idle(polls);
   }
   if (!e.spare.empty()) {
     buffer b = std::move(e.spare.back());
@@ -139,9 +142,11 @@ void post(engine& e, std::size_t slot) {
 void send_buffer(engine& e, std::size_t destination) {
   outgoing& o = e.out[destination];
   fast_path::lane& l = e.lanes[destination];
-  if (l.used == 0) return;
+  if (l.used == 0)
+    return;
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Isend(l.data, static_cast<int>(l.used), MPI_BYTE, static_cast<int>(destination), tag, e.comm, &request),
+  check(MPI_Isend(l.data, static_cast<int>(l.used), MPI_BYTE, static_cast<int>(destination), tag,
+                  e.comm, &request),
         "MPI_Isend");
   e.in_flight.push_back(request);
   e.in_flight_data.push_back(std::move(o.owned));
@@ -151,18 +156,23 @@ void send_buffer(engine& e, std::size_t destination) {
 
 // Completed sends give their buffers back.
 bool recycle_sends(engine& e) {
-  if (e.in_flight.empty()) return false;
+  if (e.in_flight.empty())
+    return false;
   std::vector<int>& done = e.completed;
   done.resize(e.in_flight.size());
   int count = 0;
   check(MPI_Testsome(static_cast<int>(e.in_flight.size()), e.in_flight.data(), &count, done.data(),
                      MPI_STATUSES_IGNORE),
         "MPI_Testsome");
-  if (count <= 0) return false;
-  for (int k = 0; k < count; ++k) e.spare.push_back(std::move(e.in_flight_data[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])]));
+  if (count <= 0)
+    return false;
+  for (int k = 0; k < count; ++k)
+    e.spare.push_back(
+        std::move(e.in_flight_data[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])]));
   std::size_t kept = 0;
   for (std::size_t k = 0; k < e.in_flight.size(); ++k) {
-    if (e.in_flight[k] == MPI_REQUEST_NULL) continue;
+    if (e.in_flight[k] == MPI_REQUEST_NULL)
+      continue;
     e.in_flight[kept] = e.in_flight[k];
     e.in_flight_data[kept] = std::move(e.in_flight_data[k]);
     ++kept;
@@ -172,22 +182,28 @@ bool recycle_sends(engine& e) {
   return true;
 }
 
-std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std::uint64_t name,
-                                        std::size_t bytes, std::uint32_t token) {
+std::span<std::byte> reserve_with_token(engine& e,
+                                        std::size_t destination,
+                                        std::uint64_t name,
+                                        std::size_t bytes,
+                                        std::uint32_t token) {
   const std::size_t size = padded(bytes);
   const std::size_t need = sizeof(header) + size;
   if (need > e.buffer_bytes) {
-    throw usage_error("a message of " + std::to_string(bytes) + " bytes is larger than the " +
-                      std::to_string(e.buffer_bytes - sizeof(header)) +
-                      " bytes one message can carry within the engine's budget (PGAS_MESSAGE_BUDGET)");
+    throw usage_error(
+        "a message of " + std::to_string(bytes) + " bytes is larger than the " +
+        std::to_string(e.buffer_bytes - sizeof(header)) +
+        " bytes one message can carry within the engine's budget (PGAS_MESSAGE_BUDGET)");
   }
-  if (destination >= e.size) throw_out_of_range("image", destination, e.size);
+  if (destination >= e.size)
+    throw_out_of_range("image", destination, e.size);
   {
     // The same kind of message as the last one: it joins that header's run.
     fast_path::lane& l = e.lanes[destination];
     if (l.used > 0 && l.last_handler == name && l.last_bytes == bytes && l.last_token == token &&
         l.last_count < UINT32_MAX && l.used + size <= l.room) {
-      if (token != root_token) e.out[destination].urgent = true;
+      if (token != root_token)
+        e.out[destination].urgent = true;
       return fast_path::join_run(l, size, bytes);
     }
   }
@@ -195,7 +211,8 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
     send_buffer(e, destination);
     // A full buffer is the moment to serve others too: arrivals are handled as a stream flows,
     // not all at its end (inside a handler, only when waiting for room).
-    if (!e.current.active) progress();
+    if (!e.current.active)
+      progress();
   }
   // Taking a buffer may make progress, whose handlers may write to this destination: look again.
   while (e.lanes[destination].data == nullptr) {
@@ -207,7 +224,8 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
     } else {
       e.spare.push_back(std::move(b));
     }
-    if (e.lanes[destination].used + need > e.buffer_bytes) send_buffer(e, destination);
+    if (e.lanes[destination].used + need > e.buffer_bytes)
+      send_buffer(e, destination);
   }
   fast_path::lane& l = e.lanes[destination];
   const header h{name, static_cast<std::uint32_t>(bytes), token, 1, 0};
@@ -219,13 +237,15 @@ std::span<std::byte> reserve_with_token(engine& e, std::size_t destination, std:
   l.count_at = l.data + l.used + offsetof(header, count);
   std::byte* payload = l.data + l.used + sizeof h;
   l.used += need;
-  if (token != root_token) e.out[destination].urgent = true;
+  if (token != root_token)
+    e.out[destination].urgent = true;
   return {payload, bytes};
 }
 
 void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {
   auto& list = e.acks_out[source];
-  if (list.empty()) e.acks_waiting.push_back(source);
+  if (list.empty())
+    e.acks_waiting.push_back(source);
   if (!list.empty() && list.back().token == token && list.back().count <= UINT32_MAX - count) {
     list.back().count += count;
   } else {
@@ -251,7 +271,8 @@ void on_ack(std::size_t, std::span<const std::byte> payload) {
     }
     record& r = e.records[run.token - 1];
     r.children -= run.count;
-    if (r.children == 0 && !r.running) finish_record(e, run.token - 1);
+    if (r.children == 0 && !r.running)
+      finish_record(e, run.token - 1);
   }
 }
 
@@ -281,7 +302,8 @@ handler find_handler(engine& e, std::uint64_t name) {
 }
 
 [[noreturn]] void end_job(const std::string& what) {
-  std::fprintf(stderr, "pgas: image %zu: %s; ending the job\n", live != nullptr ? live->rank : 0, what.c_str());
+  std::fprintf(stderr, "pgas: image %zu: %s; ending the job\n", live != nullptr ? live->rank : 0,
+               what.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
   std::abort();
@@ -293,7 +315,8 @@ handler find_handler(engine& e, std::uint64_t name) {
 void handle_run(engine& e, handler run, std::size_t source, const header& h, const std::byte* at) {
   const std::size_t size = padded(h.bytes);
   if (h.token == no_ack) {
-    for (std::uint32_t k = 0; k < h.count; ++k, at += size) run(source, std::span<const std::byte>(at, h.bytes));
+    for (std::uint32_t k = 0; k < h.count; ++k, at += size)
+      run(source, std::span<const std::byte>(at, h.bytes));
     return;
   }
   const context outer = e.current;
@@ -315,11 +338,13 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
       continue;
     }
     e.records[index].running = false;
-    if (e.records[index].children == 0) finish_record(e, index);
+    if (e.records[index].children == 0)
+      finish_record(e, index);
   }
   e.current = outer;
   fast_path::view.in_handler = outer.active;
-  if (done > 0) acknowledge(e, source, h.token, done);
+  if (done > 0)
+    acknowledge(e, source, h.token, done);
 }
 
 void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
@@ -333,18 +358,21 @@ void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::si
 }
 
 bool receive_arrived(engine& e) {
-  if (e.posted.empty()) return false;
+  if (e.posted.empty())
+    return false;
   const std::size_t slot = e.posted.front();
   receive& r = e.receives[slot];
   int done = 0;
   MPI_Status status;
   check(MPI_Test(&r.request, &done, &status), "MPI_Test");
-  if (done == 0) return false;
+  if (done == 0)
+    return false;
   e.posted.pop_front();
   int bytes = 0;
   check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
   // The buffer is handled in place: a handler that makes progress uses other receives.
-  handle_buffer(e, static_cast<std::size_t>(status.MPI_SOURCE), r.data.get(), static_cast<std::size_t>(bytes));
+  handle_buffer(e, static_cast<std::size_t>(status.MPI_SOURCE), r.data.get(),
+                static_cast<std::size_t>(bytes));
   post(e, slot);
   return true;
 }
@@ -352,7 +380,8 @@ bool receive_arrived(engine& e) {
 // The budget this image asks for, or 0 if PGAS_MESSAGE_BUDGET is not a number of bytes.
 unsigned long long budget_from_environment() {
   const char* v = std::getenv("PGAS_MESSAGE_BUDGET");
-  if (v == nullptr || *v == '\0') return default_budget;
+  if (v == nullptr || *v == '\0')
+    return default_budget;
   char* end = nullptr;
   const unsigned long long n = std::strtoull(v, &end, 10);
   return end == v || *end != '\0' || v[0] == '-' ? 0 : std::max(n, 1ULL);
@@ -360,7 +389,8 @@ unsigned long long budget_from_environment() {
 
 // The record of the running handler's message, made now if it has none.
 std::uint32_t record_of_current(engine& e) {
-  if (e.current.record != no_ack) return e.current.record;
+  if (e.current.record != no_ack)
+    return e.current.record;
   std::uint32_t index = 0;
   if (!e.free_records.empty()) {
     index = e.free_records.back();
@@ -376,9 +406,13 @@ std::uint32_t record_of_current(engine& e) {
 
 }  // namespace
 
-std::uint64_t name_of(handler h) { return portable_code_address(reinterpret_cast<const void*>(h)); }
+std::uint64_t name_of(handler h) {
+  return portable_code_address(reinterpret_cast<const void*>(h));
+}
 
-std::span<std::byte> reserve_slowly(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
+std::span<std::byte> reserve_slowly(std::size_t destination,
+                                    std::uint64_t handler_name,
+                                    std::size_t bytes) {
   engine& e = the_engine("sending a message");
   if (!e.current.active) {
     auto room = reserve_with_token(e, destination, handler_name, bytes, root_token);
@@ -393,7 +427,9 @@ std::span<std::byte> reserve_slowly(std::size_t destination, std::uint64_t handl
   return room;
 }
 
-std::span<std::byte> reserve_reply(std::size_t destination, std::uint64_t handler_name, std::size_t bytes) {
+std::span<std::byte> reserve_reply(std::size_t destination,
+                                   std::uint64_t handler_name,
+                                   std::size_t bytes) {
   engine& e = the_engine("sending a reply");
   auto room = reserve_with_token(e, destination, handler_name, bytes, no_ack);
   e.out[destination].urgent = true;
@@ -407,17 +443,20 @@ void flush() {
 
 void flush(std::size_t destination) {
   engine& e = the_engine("flushing messages");
-  if (destination < e.size) send_buffer(e, destination);
+  if (destination < e.size)
+    send_buffer(e, destination);
 }
 
 bool progress() {
-  if (live == nullptr) return false;
+  if (live == nullptr)
+    return false;
   engine& e = *live;
   bool did = recycle_sends(e);
   while (receive_arrived(e)) did = true;
   send_acks(e);
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (e.out[d].urgent) send_buffer(e, d);
+    if (e.out[d].urgent)
+      send_buffer(e, d);
   }
   return did;
 }
@@ -444,21 +483,34 @@ void wait(MPI_Request& request, const char* call) {
     if ((polls & 3U) == 0) {
       int done = 0;
       check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
-      if (done != 0) return;
+      if (done != 0)
+        return;
     }
-    if (!progress()) idle(polls);
+    if (!progress())
+      idle(polls);
   }
 }
 
-bool running() noexcept { return live != nullptr; }
-std::size_t max_message_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes - sizeof(header); }
-std::size_t budget_bytes() noexcept { return live == nullptr ? 0 : live->budget; }
-std::size_t bytes_in_use() noexcept { return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes; }
-std::size_t buffer_bytes() noexcept { return live == nullptr ? 0 : live->buffer_bytes; }
+bool running() noexcept {
+  return live != nullptr;
+}
+std::size_t max_message_bytes() noexcept {
+  return live == nullptr ? 0 : live->buffer_bytes - sizeof(header);
+}
+std::size_t budget_bytes() noexcept {
+  return live == nullptr ? 0 : live->budget;
+}
+std::size_t bytes_in_use() noexcept {
+  return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes;
+}
+std::size_t buffer_bytes() noexcept {
+  return live == nullptr ? 0 : live->buffer_bytes;
+}
 
 void idle(unsigned polls) noexcept {
   if (oversubscribed()) {
-    if (polls >= 16) std::this_thread::yield();
+    if (polls >= 16)
+      std::this_thread::yield();
     return;
   }
 #if defined(__x86_64__) || defined(__i386__)
@@ -482,15 +534,17 @@ void start(MPI_Comm world) {
   // smallest budget asked for wins. A bad setting on any image is refused on every image.
   const unsigned long long asked = budget_from_environment();
   unsigned long long budget = 0;
-  check(MPI_Allreduce(&asked, &budget, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, e->comm), "MPI_Allreduce");
+  check(MPI_Allreduce(&asked, &budget, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, e->comm),
+        "MPI_Allreduce");
   if (budget == 0) {
     MPI_Comm_free(&e->comm);
     throw usage_error("PGAS_MESSAGE_BUDGET must be a positive number of bytes on every image");
   }
   // A buffer per destination, as many again in flight, and the posted receives.
   const std::size_t buffers = 2 * e->size + posted_receives;
-  e->buffer_bytes = std::clamp<std::size_t>(static_cast<std::size_t>(budget) / buffers / alignment * alignment,
-                                            smallest_buffer, largest_buffer);
+  e->buffer_bytes =
+      std::clamp<std::size_t>(static_cast<std::size_t>(budget) / buffers / alignment * alignment,
+                              smallest_buffer, largest_buffer);
   e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
   e->budget = e->buffers_allowed * e->buffer_bytes;
   e->out.resize(e->size);
@@ -508,7 +562,8 @@ void start(MPI_Comm world) {
 }
 
 void stop(bool unwinding) noexcept {
-  if (live == nullptr) return;
+  if (live == nullptr)
+    return;
   engine* e = live;
   if (!unwinding) {
     try {
@@ -518,7 +573,8 @@ void stop(bool unwinding) noexcept {
     }
   }
   for (receive& r : e->receives) {
-    if (r.request == MPI_REQUEST_NULL) continue;
+    if (r.request == MPI_REQUEST_NULL)
+      continue;
     MPI_Cancel(&r.request);
     MPI_Wait(&r.request, MPI_STATUS_IGNORE);
   }

@@ -1,8 +1,7 @@
-#include <pgas/runtime/names.hpp>
-
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/group.hpp>
+#include <pgas/runtime/names.hpp>
 
 namespace pgas::runtime {
 

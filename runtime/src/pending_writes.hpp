@@ -6,7 +6,6 @@
 // runtime/src.
 
 #include "write_intervals.hpp"
-
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -22,7 +21,9 @@ class pending_writes {
   }
   /// What this process wrote to `target` since its writes there last completed, in the passive
   /// epoch (phases complete theirs at each fence and keep no record).
-  [[nodiscard]] write_intervals& written(int target) { return written_[static_cast<std::size_t>(target)]; }
+  [[nodiscard]] write_intervals& written(int target) {
+    return written_[static_cast<std::size_t>(target)];
+  }
   void mark(int target) {
     unsigned char& flag = flags_[static_cast<std::size_t>(target)];
     if (flag == 0) {
@@ -37,7 +38,8 @@ class pending_writes {
   [[nodiscard]] const std::vector<int>& targets() const noexcept { return targets_; }
   void clear(int target) noexcept {
     unsigned char& flag = flags_[static_cast<std::size_t>(target)];
-    if (flag == 0) return;
+    if (flag == 0)
+      return;
     flag = 0;
     written_[static_cast<std::size_t>(target)].clear();
     targets_.erase(std::find(targets_.begin(), targets_.end(), target));
@@ -51,8 +53,8 @@ class pending_writes {
   }
 
  private:
-  std::vector<unsigned char> flags_;  // per target: indexed, so marking costs no search
-  std::vector<int> targets_;          // the marked ones, so clearing costs no sweep
+  std::vector<unsigned char> flags_;      // per target: indexed, so marking costs no search
+  std::vector<int> targets_;              // the marked ones, so clearing costs no sweep
   std::vector<write_intervals> written_;  // per target
 };
 

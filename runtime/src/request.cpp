@@ -1,6 +1,5 @@
-#include <pgas/runtime/request.hpp>
-
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
 
 #include <cstdio>
 
@@ -15,11 +14,13 @@ void request_traits::free(MPI_Request& r) noexcept {
 }
 
 void request::wait() {
-  if (!done()) check(MPI_Wait(handle_.out(), MPI_STATUS_IGNORE), "MPI_Wait");
+  if (!done())
+    check(MPI_Wait(handle_.out(), MPI_STATUS_IGNORE), "MPI_Wait");
 }
 
 bool request::test() {
-  if (done()) return true;
+  if (done())
+    return true;
   int flag = 0;
   check(MPI_Test(handle_.out(), &flag, MPI_STATUS_IGNORE), "MPI_Test");
   return flag != 0;

@@ -15,8 +15,10 @@ void* staging_area::take(std::size_t bytes) {
     return chunks_[chunk_index_].get() + start;
   }
   // The current chunk is full (or there is none yet): move to the next, making it if needed.
-  if (!chunks_.empty()) ++chunk_index_;
-  if (chunk_index_ == chunks_.size()) chunks_.push_back(std::make_unique<std::byte[]>(chunk_bytes));
+  if (!chunks_.empty())
+    ++chunk_index_;
+  if (chunk_index_ == chunks_.size())
+    chunks_.push_back(std::make_unique<std::byte[]>(chunk_bytes));
   chunk_used_ = bytes;
   return chunks_[chunk_index_].get();
 }

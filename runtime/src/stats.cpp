@@ -1,7 +1,6 @@
 // The counters' switch, and the table the environment prints when it ends.
-#include <pgas/runtime/stats.hpp>
-
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/stats.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +9,9 @@
 
 namespace pgas {
 
-const rma_stats& stats() noexcept { return runtime::statistics::counters; }
+const rma_stats& stats() noexcept {
+  return runtime::statistics::counters;
+}
 
 namespace runtime::statistics {
 
@@ -25,9 +26,9 @@ namespace {
 constexpr int fields = 21;
 
 void flatten(const rma_stats& s, double* out) {
-  const transfer_count* counts[] = {&s.puts,        &s.gets,       &s.accumulates,     &s.atomics,
-                                    &s.peer_stores, &s.peer_loads, &s.in_place_updates,
-                                    &s.owner_updates};
+  const transfer_count* counts[] = {
+      &s.puts,        &s.gets,       &s.accumulates,      &s.atomics,
+      &s.peer_stores, &s.peer_loads, &s.in_place_updates, &s.owner_updates};
   int k = 0;
   for (const transfer_count* c : counts) {
     out[k++] = static_cast<double>(c->operations);
@@ -50,21 +51,26 @@ void print_row(const char* who, const double* f) {
 }  // namespace
 
 void print_table(MPI_Comm comm) {
-  if (!enabled) return;
+  if (!enabled)
+    return;
   int rank = 0;
   int size = 1;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   double mine[fields];
   flatten(counters, mine);
-  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(fields) * static_cast<std::size_t>(size) : 0);
-  check(MPI_Gather(mine, fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, comm), "MPI_Gather");
-  if (rank != 0) return;
-  std::printf("pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
-              "them; windows created, taken from the pool and freed\n");
-  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n", "image", "MPI puts", "MPI gets",
-              "MPI accumulates", "MPI atomics", "peer stores", "peer loads", "in-place updates", "owner updates", "syncs",
-              "sync s", "windows", "pool", "freed");
+  std::vector<double> all(
+      rank == 0 ? static_cast<std::size_t>(fields) * static_cast<std::size_t>(size) : 0);
+  check(MPI_Gather(mine, fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, comm),
+        "MPI_Gather");
+  if (rank != 0)
+    return;
+  std::printf(
+      "pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
+      "them; windows created, taken from the pool and freed\n");
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n", "image",
+              "MPI puts", "MPI gets", "MPI accumulates", "MPI atomics", "peer stores", "peer loads",
+              "in-place updates", "owner updates", "syncs", "sync s", "windows", "pool", "freed");
   std::vector<double> total(fields, 0.0);
   for (int r = 0; r < size; ++r) {
     const double* row = all.data() + static_cast<std::size_t>(r) * fields;

@@ -1,10 +1,9 @@
-#include <pgas/runtime/sync.hpp>
-
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <algorithm>
@@ -15,11 +14,14 @@ namespace pgas::runtime {
 namespace {
 // Counts one sync point and the time from `start` (PGAS_STATS).
 void count_sync(double start) noexcept {
-  if (!statistics::enabled) return;
+  if (!statistics::enabled)
+    return;
   ++statistics::counters.sync_points;
   statistics::counters.sync_seconds += MPI_Wtime() - start;
 }
-double now_if_counting() noexcept { return statistics::enabled ? MPI_Wtime() : 0.0; }
+double now_if_counting() noexcept {
+  return statistics::enabled ? MPI_Wtime() : 0.0;
+}
 }  // namespace
 
 void sync_all(MPI_Comm comm) {
@@ -70,7 +72,8 @@ void sync_images(const std::vector<int>& images) {
   }
   messages::progress_until([&] {
     int done = 0;
-    check(MPI_Testall(to_count(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    check(MPI_Testall(to_count(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
+          "MPI_Testall");
     return done != 0;
   });
   sync_all_window_memory();

@@ -1,12 +1,10 @@
-#include <pgas/runtime/team.hpp>
-
-#include "window_pool.hpp"
-
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team.hpp>
 
+#include "window_pool.hpp"
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -76,7 +74,8 @@ team team::world() {
   // The environment owns the world duplicate; the team only refers to it.
   const MPI_Comm comm = runtime::world_comm();
   auto& cached = world_team_cache();
-  if (!cached || cached->native() != comm) cached = team{std::make_shared<const MPI_Comm>(comm), -1, nullptr};
+  if (!cached || cached->native() != comm)
+    cached = team{std::make_shared<const MPI_Comm>(comm), -1, nullptr};
   return *cached;
 }
 
@@ -90,12 +89,13 @@ std::shared_ptr<const MPI_Comm> owned(MPI_Comm comm) {
 team team::shared_memory() {
   const team world = team::world();
   MPI_Comm out = MPI_COMM_NULL;
-  runtime::check(MPI_Comm_split_type(world.native(), MPI_COMM_TYPE_SHARED, static_cast<int>(world.rank()),
-                                     MPI_INFO_NULL, &out),
+  runtime::check(MPI_Comm_split_type(world.native(), MPI_COMM_TYPE_SHARED,
+                                     static_cast<int>(world.rank()), MPI_INFO_NULL, &out),
                  "MPI_Comm_split_type");
   auto comm = owned(out);
   int first = static_cast<int>(world.rank());
-  runtime::messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, *comm);
+  runtime::messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, &first, 1, MPI_INT,
+                                MPI_MIN, *comm);
   return team{std::move(comm), first, std::make_shared<const team>(world)};
 }
 
@@ -107,29 +107,41 @@ team team::from_native(MPI_Comm comm, int number) {
 }
 
 team team::borrowed(MPI_Comm comm) {
-  return team{std::make_shared<const MPI_Comm>(comm), -1, std::make_shared<const team>(team::world())};
+  return team{std::make_shared<const MPI_Comm>(comm), -1,
+              std::make_shared<const team>(team::world())};
 }
 
-team team::parent() const { return parent_ ? *parent_ : *this; }
+team team::parent() const {
+  return parent_ ? *parent_ : *this;
+}
 
 team team::split(int colour, int key) const {
-  if (colour < 0) throw usage_error("team::split needs a colour >= 0");
+  if (colour < 0)
+    throw usage_error("team::split needs a colour >= 0");
   MPI_Comm out = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split(native(), colour, key, &out), "MPI_Comm_split");
   return team{owned(out), colour, std::make_shared<const team>(*this)};
 }
 
-std::size_t team::rank() const noexcept { return rank_; }
-std::size_t team::size() const noexcept { return size_; }
+std::size_t team::rank() const noexcept {
+  return rank_;
+}
+std::size_t team::size() const noexcept {
+  return size_;
+}
 
-void team::barrier() const { runtime::messages::barrier(native()); }
+void team::barrier() const {
+  runtime::messages::barrier(native());
+}
 
 team current_team() {
   runtime::require_environment("pgas::current_team()");
   return scopes().empty() ? team::world() : scopes().back();
 }
 
-int team_number() { return scopes().empty() ? -1 : scopes().back().number(); }
+int team_number() {
+  return scopes().empty() ? -1 : scopes().back().number();
+}
 
 std::size_t this_image() {
   runtime::require_environment("pgas::this_image()");
@@ -145,18 +157,21 @@ change_team::change_team(const team& t) : exceptions_at_entry_{std::uncaught_exc
   runtime::require_environment("pgas::change_team");
   const MPI_Comm in_force = runtime::current_comm();
   if (t.parent().native() != in_force && t.native() != in_force) {
-    throw usage_error("pgas::change_team: the team was not formed from the team in force (split it from "
-                      "pgas::current_team(), or enter the scopes in the order the teams were formed)");
+    throw usage_error(
+        "pgas::change_team: the team was not formed from the team in force (split it from "
+        "pgas::current_team(), or enter the scopes in the order the teams were formed)");
   }
   t.barrier();
   scopes().push_back(t);
 }
 
 change_team::~change_team() {
-  if (scopes().empty()) return;  // the environment already ended
+  if (scopes().empty())
+    return;  // the environment already ended
   const team t = scopes().back();
   scopes().pop_back();
-  if (std::uncaught_exceptions() > exceptions_at_entry_) return;  // others may not be leaving
+  if (std::uncaught_exceptions() > exceptions_at_entry_)
+    return;  // others may not be leaving
   try {
     runtime::sync_all(t.native());
   } catch (const std::exception& e) {
@@ -166,20 +181,25 @@ change_team::~change_team() {
 
 namespace runtime {
 
-acting_team::acting_team(const team& t) : pushed_{true} { scopes().push_back(t); }
+acting_team::acting_team(const team& t) : pushed_{true} {
+  scopes().push_back(t);
+}
 acting_team::acting_team(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL || comm == current_comm()) return;
+  if (comm == MPI_COMM_NULL || comm == current_comm())
+    return;
   scopes().push_back(team::borrowed(comm));
   pushed_ = true;
 }
 acting_team::~acting_team() {
-  if (pushed_ && !scopes().empty()) scopes().pop_back();
+  if (pushed_ && !scopes().empty())
+    scopes().pop_back();
 }
 
 std::size_t world_rank_in_force(std::size_t image) {
   require_environment("addressing an image");
   const std::size_t size = scopes().empty() ? world_size() : scopes().back().size();
-  if (image >= size) throw_out_of_range("image", image, size);
+  if (image >= size)
+    throw_out_of_range("image", image, size);
   return scopes().empty() ? image : static_cast<std::size_t>(scopes().back().world_rank(image));
 }
 

@@ -1,21 +1,22 @@
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team_window.hpp>
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
-
-#include <pgas/runtime/environment.hpp>
-#include <pgas/runtime/messages.hpp>
-#include <pgas/runtime/stats.hpp>
-
 #include <utility>
 
 namespace pgas::runtime {
 
-window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
+window allocate_team_window(MPI_Comm comm,
+                            std::size_t bytes,
+                            int disp_unit,
                             const std::vector<std::size_t>& every_rank_bytes) {
   if (auto kept = window_pool::take(comm, every_rank_bytes, disp_unit)) {
     live_windows().push_back(kept.get());
-    if (statistics::enabled) ++statistics::counters.windows_from_pool;
+    if (statistics::enabled)
+      ++statistics::counters.windows_from_pool;
     return window{std::move(kept)};
   }
   window w;

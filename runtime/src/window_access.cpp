@@ -1,13 +1,11 @@
 // What each one-sided operation asks of its window before it is issued: the target and the
 // bytes checked against what the target exposes, the write noted, earlier writes completed
 // before a read, and room for staged values.
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
-
-#include <pgas/runtime/error.hpp>
-#include <pgas/runtime/messages.hpp>
-
 #include <string>
 
 namespace pgas::runtime {
@@ -18,7 +16,8 @@ namespace {
 // exposes at `disp`. Called for every operation: no division on the way.
 void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_t bytes) {
   require_rank(s, target);
-  if (s.flavor == window_flavor::dynamic) return;  // addresses: only the target knows its regions
+  if (s.flavor == window_flavor::dynamic)
+    return;  // addresses: only the target knows its regions
   const auto t = static_cast<std::size_t>(target);
   // The target address is base + disp x the *target's* disp_unit (MPI-4.1 §12.3.1).
   const auto unit = static_cast<std::size_t>(s.disp_units[t]);
@@ -27,8 +26,8 @@ void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_
       bytes > s.sizes[t] || offset > s.sizes[t] - bytes) {
     throw out_of_range("displacement " + std::to_string(disp) + " (disp_unit " +
                        std::to_string(unit) + ") plus " + std::to_string(bytes) +
-                       " bytes is outside the " + std::to_string(s.sizes[t]) +
-                       " bytes image " + std::to_string(target) + " exposes");
+                       " bytes is outside the " + std::to_string(s.sizes[t]) + " bytes image " +
+                       std::to_string(target) + " exposes");
   }
 }
 
@@ -40,9 +39,10 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
   const bool passive = s.mode == epoch::passive;
   if (passive) {
     // Byte addresses at the target: a dynamic window's displacements are addresses already.
-    const MPI_Aint begin = s.flavor == window_flavor::dynamic
-                               ? disp
-                               : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
+    const MPI_Aint begin =
+        s.flavor == window_flavor::dynamic
+            ? disp
+            : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
     const MPI_Aint end = begin + static_cast<MPI_Aint>(bytes);
     // A batch applied by its owner is ordered with nothing MPI carries: wait for it.
     if (s.pending.written(target).must_wait(begin, end, kind) ||
@@ -57,14 +57,19 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
 
 void window::loading_from(const char* what, int target) {
   window_state& s = state();
-  if (s.mode != epoch::passive) require_passive(what);
+  if (s.mode != epoch::passive)
+    require_passive(what);
   require_rank(s, target);
-  if (s.pending.at(target) || (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
+  if (s.pending.at(target) ||
+      (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
     flush(target);
   }
 }
 
-window::access window::reading_from(const char* what, int target, MPI_Aint disp, std::size_t bytes) {
+window::access window::reading_from(const char* what,
+                                    int target,
+                                    MPI_Aint disp,
+                                    std::size_t bytes) {
   loading_from(what, target);
   const window_state& s = state();
   check_exposure(s, target, disp, bytes);
@@ -78,20 +83,26 @@ bool window::updates_in_place() const {
 
 void* window::mapped_for_update(int target, MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
-  if (s.flavor != window_flavor::shared || s.mode != epoch::passive) return nullptr;
+  if (s.flavor != window_flavor::shared || s.mode != epoch::passive)
+    return nullptr;
   check_exposure(s, target, disp, bytes);
-  if (s.pending.at(target)) flush(target);
+  if (s.pending.at(target))
+    flush(target);
   const auto t = static_cast<std::size_t>(target);
   return s.mapped[t] + disp * static_cast<MPI_Aint>(s.disp_units[t]);
 }
 
 bool window::begin_in_place_updates() {
-  if (!updates_in_place()) return false;
-  if (!state().pending.targets().empty()) flush_all();
+  if (!updates_in_place())
+    return false;
+  if (!state().pending.targets().empty())
+    flush_all();
   return true;
 }
 
-void window::note_write(int target) { state().pending.mark(target); }
+void window::note_write(int target) {
+  state().pending.mark(target);
+}
 
 void window::ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
@@ -99,13 +110,15 @@ void window::ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes) {
   check_exposure(s, target, disp, bytes);
   // Earlier batches to this owner need no wait: the engine delivers one image's messages to
   // another in the order sent.
-  if (s.pending.at(target)) flush(target);
+  if (s.pending.at(target))
+    flush(target);
 }
 
 void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
   ordering_for_owner(target, disp, bytes);
   window_state& s = state();
-  if (s.at_owner.empty()) s.at_owner.assign(static_cast<std::size_t>(s.ranks), 0);
+  if (s.at_owner.empty())
+    s.at_owner.assign(static_cast<std::size_t>(s.ranks), 0);
   ++s.at_owner[static_cast<std::size_t>(target)];
   ++s.at_owner_total;
 }
@@ -117,30 +130,37 @@ bool window::owner_applies_updates() const {
 
 void* window::own_memory_for_update(MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
-  if (bytes > 0) check_exposure(s, s.rank, disp, bytes);
-  if (s.pending.at(s.rank)) flush(s.rank);
-  if (s.flavor == window_flavor::dynamic) return reinterpret_cast<void*>(disp);  // an address
-  return static_cast<std::byte*>(base()) + disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(s.rank)]);
+  if (bytes > 0)
+    check_exposure(s, s.rank, disp, bytes);
+  if (s.pending.at(s.rank))
+    flush(s.rank);
+  if (s.flavor == window_flavor::dynamic)
+    return reinterpret_cast<void*>(disp);  // an address
+  return static_cast<std::byte*>(base()) +
+         disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(s.rank)]);
 }
 
 void window::owner_applied(int target) {
   window_state& s = state();
   require_rank(s, target);
   auto& count = s.at_owner[static_cast<std::size_t>(target)];
-  if (count == 0) throw usage_error("a window was told of an update its owner applied that it never sent");
+  if (count == 0)
+    throw usage_error("a window was told of an update its owner applied that it never sent");
   --count;
   --s.at_owner_total;
 }
 
 // The batches may still sit in the engine's buffers: they go out first.
 void await_owners(window_state& s, int target) {
-  if (s.at_owner_total == 0 || s.at_owner[static_cast<std::size_t>(target)] == 0) return;
+  if (s.at_owner_total == 0 || s.at_owner[static_cast<std::size_t>(target)] == 0)
+    return;
   messages::flush(static_cast<std::size_t>(s.handle->world_rank_of(target)));
   messages::progress_until([&] { return s.at_owner[static_cast<std::size_t>(target)] == 0; });
 }
 
 void await_owners(window_state& s) {
-  if (s.at_owner_total == 0) return;
+  if (s.at_owner_total == 0)
+    return;
   messages::flush();
   messages::progress_until([&] { return s.at_owner_total == 0; });
 }
@@ -148,7 +168,8 @@ void await_owners(window_state& s) {
 void* window::staging_slot(std::size_t bytes) {
   window_state& s = state();
   // Bound the memory held for values not yet completed: complete them all now and then.
-  if (s.staging.full_for(bytes) && s.mode == epoch::passive) flush_local_all();
+  if (s.staging.full_for(bytes) && s.mode == epoch::passive)
+    flush_local_all();
   return s.staging.take(bytes);
 }
 

@@ -13,7 +13,8 @@ namespace {
 // through window_alignment / gcd residues, so the last one worth trying is one short of that.
 std::size_t alignment_padding(int disp_unit) noexcept {
   const auto unit = static_cast<std::size_t>(disp_unit);
-  if (unit == 0 || unit > window_alignment) return 0;
+  if (unit == 0 || unit > window_alignment)
+    return 0;
   return (window_alignment / std::gcd(unit, window_alignment) - 1) * unit;
 }
 

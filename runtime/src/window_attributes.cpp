@@ -1,11 +1,9 @@
 // What a window says about itself: MPI's attributes, and what each peer exposes.
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/group.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
-
-#include <pgas/runtime/error.hpp>
-#include <pgas/runtime/group.hpp>
-
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -20,7 +18,8 @@ T attribute(MPI_Win win, int key, const char* name) {
   void* value = nullptr;
   int found = 0;
   check(MPI_Win_get_attr(win, key, &value, &found), "MPI_Win_get_attr");
-  if (found == 0) throw usage_error(std::string("window attribute ") + name + " is not set");
+  if (found == 0)
+    throw usage_error(std::string("window attribute ") + name + " is not set");
   if constexpr (std::is_pointer_v<T>) {
     return static_cast<T>(value);  // MPI_WIN_BASE is the base address itself
   } else {
@@ -41,9 +40,15 @@ void throw_no_such_rank(const window_state& s, int target) {
                     std::to_string(s.ranks) + " images");
 }
 
-MPI_Comm window::comm() const { return state().comm; }
-int window::rank() const { return state().rank; }
-int window::ranks() const { return state().ranks; }
+MPI_Comm window::comm() const {
+  return state().comm;
+}
+int window::rank() const {
+  return state().rank;
+}
+int window::ranks() const {
+  return state().ranks;
+}
 
 // For allocate and allocate_shared windows MPI's memory is allocation_bytes() long and the
 // exposure starts shift_units into it (window_alignment.hpp).
@@ -55,16 +60,23 @@ void* window::base() const {
 std::size_t window::size() const {
   const window_state& s = state();
   // What it asked for, not the room MPI gave it for the shift.
-  if (s.flavor == window_flavor::allocate || s.flavor == window_flavor::shared) return s.sizes[static_cast<std::size_t>(s.rank)];
+  if (s.flavor == window_flavor::allocate || s.flavor == window_flavor::shared)
+    return s.sizes[static_cast<std::size_t>(s.rank)];
   return static_cast<std::size_t>(attribute<MPI_Aint>(s.win, MPI_WIN_SIZE, "MPI_WIN_SIZE"));
 }
-int window::disp_unit() const { return attribute<int>(state().win, MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
+int window::disp_unit() const {
+  return attribute<int>(state().win, MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT");
+}
 window_flavor window::flavor() const {
   switch (attribute<int>(state().win, MPI_WIN_CREATE_FLAVOR, "MPI_WIN_CREATE_FLAVOR")) {
-    case MPI_WIN_FLAVOR_CREATE: return window_flavor::create;
-    case MPI_WIN_FLAVOR_ALLOCATE: return window_flavor::allocate;
-    case MPI_WIN_FLAVOR_SHARED: return window_flavor::shared;
-    default: return window_flavor::dynamic;
+    case MPI_WIN_FLAVOR_CREATE:
+      return window_flavor::create;
+    case MPI_WIN_FLAVOR_ALLOCATE:
+      return window_flavor::allocate;
+    case MPI_WIN_FLAVOR_SHARED:
+      return window_flavor::shared;
+    default:
+      return window_flavor::dynamic;
   }
 }
 memory_model window::model() const {
@@ -94,7 +106,8 @@ int window::disp_unit_of(int target) const {
 
 window::shared_segment window::shared_query(int target) const {
   const window_state& s = state();
-  if (s.flavor != window_flavor::shared) throw usage_error("shared_query needs an allocate_shared window");
+  if (s.flavor != window_flavor::shared)
+    throw usage_error("shared_query needs an allocate_shared window");
   require_rank(s, target);
   MPI_Aint bytes = 0;
   int unit = 0;
@@ -102,7 +115,8 @@ window::shared_segment window::shared_query(int target) const {
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
   // Every process shifted alike by whole units (window_alignment.hpp) and exposes what it
   // asked for, which is less than MPI allocated.
-  return {static_cast<std::byte*>(base) + s.shift_units * unit, s.sizes[static_cast<std::size_t>(target)], unit};
+  return {static_cast<std::byte*>(base) + s.shift_units * unit,
+          s.sizes[static_cast<std::size_t>(target)], unit};
 }
 
 std::vector<void*> window::mapped_bases() const {

@@ -1,11 +1,10 @@
 // Completion across every window of the process: what the sync points do.
+#include <pgas/runtime/deferred_writes.hpp>
+#include <pgas/runtime/error.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
-
-#include <pgas/runtime/deferred_writes.hpp>
-#include <pgas/runtime/error.hpp>
 
 namespace pgas::runtime {
 
@@ -17,7 +16,8 @@ std::vector<window_state*>& live_windows() {
 void complete_all_windows() {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   for (window_state* s : live_windows()) {
-    if (s->mode != epoch::passive) continue;
+    if (s->mode != epoch::passive)
+      continue;
     // Only writes need completing here (reads completed when they returned); one target is
     // cheaper to flush alone than all of them.
     const std::vector<int>& targets = s->pending.targets();
@@ -34,10 +34,13 @@ void complete_all_windows() {
 
 void sync_all_window_memory() {
   for (window_state* s : live_windows()) {
-    if (s->mode == epoch::passive) check(MPI_Win_sync(s->win), "MPI_Win_sync");
+    if (s->mode == epoch::passive)
+      check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
 }
 
-std::size_t open_windows() { return live_windows().size() + window_pool::kept_count(); }
+std::size_t open_windows() {
+  return live_windows().size() + window_pool::kept_count();
+}
 
 }  // namespace pgas::runtime

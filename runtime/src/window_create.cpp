@@ -1,27 +1,26 @@
 // Window creation in the four flavors, and what every new window gets: its error handler, its
 // peers' exposure, its passive epoch.
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/names.hpp>
+#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_alignment.hpp"
 #include "window_state.hpp"
-
-#include <pgas/runtime/collective.hpp>
-#include <pgas/runtime/error.hpp>
-#include <pgas/runtime/names.hpp>
-#include <pgas/runtime/messages.hpp>
-#include <pgas/runtime/stats.hpp>
-
-#include <sys/sysinfo.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <sys/sysinfo.h>
 #include <utility>
 
 namespace pgas::runtime {
 
-window window::finish_creation(std::unique_ptr<window_state> s, std::size_t bytes,
-                               int disp_unit, window_flavor flavor,
+window window::finish_creation(std::unique_ptr<window_state> s,
+                               std::size_t bytes,
+                               int disp_unit,
+                               window_flavor flavor,
                                const std::vector<std::size_t>* every_rank_bytes) {
   s->flavor = flavor;
   // A new window starts with MPI_ERRORS_ARE_FATAL, not with the communicator's handler.
@@ -38,7 +37,8 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
     // instead of corrupting a peer's memory (MPI does not check it).
     const long long mine[2] = {static_cast<long long>(bytes), disp_unit};
     std::vector<long long> all(2 * static_cast<std::size_t>(s->ranks));
-    messages::collective("MPI_Iallgather", MPI_Iallgather, mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, s->comm);
+    messages::collective("MPI_Iallgather", MPI_Iallgather, mine, 2, MPI_LONG_LONG, all.data(), 2,
+                         MPI_LONG_LONG, s->comm);
     for (int r = 0; r < s->ranks; ++r) {
       s->sizes.push_back(static_cast<std::size_t>(all[2 * static_cast<std::size_t>(r)]));
       s->disp_units.push_back(static_cast<int>(all[2 * static_cast<std::size_t>(r) + 1]));
@@ -55,7 +55,8 @@ window window::finish_creation(std::unique_ptr<window_state> s, std::size_t byte
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
   w.state().mode = epoch::passive;
   live_windows().push_back(&w.state());
-  if (statistics::enabled) ++statistics::counters.windows_created;
+  if (statistics::enabled)
+    ++statistics::counters.windows_created;
   return w;
 }
 
@@ -71,7 +72,8 @@ void require_positive_disp_unit(int disp_unit) {
 // overflowed size), not a shortage.
 std::size_t machine_memory_bytes() noexcept {
   struct sysinfo info {};
-  if (sysinfo(&info) != 0) return SIZE_MAX;
+  if (sysinfo(&info) != 0)
+    return SIZE_MAX;
   return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
 }
 
@@ -84,13 +86,16 @@ std::string too_large(std::size_t bytes, std::size_t memory) {
 // allocation fails and returns while the others wait in the collective creation for ever.
 void require_allocatable(std::size_t bytes, MPI_Comm comm) {
   const std::size_t memory = machine_memory_bytes();
-  if (everyone(bytes <= memory, comm)) return;
-  throw usage_error(bytes <= memory ? "another process asked for a window larger than its machine's memory"
-                                    : too_large(bytes, memory));
+  if (everyone(bytes <= memory, comm))
+    return;
+  throw usage_error(bytes <= memory
+                        ? "another process asked for a window larger than its machine's memory"
+                        : too_large(bytes, memory));
 }
 
 std::unique_ptr<window_state> new_state(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) throw usage_error("a window needs a communicator, got MPI_COMM_NULL");
+  if (comm == MPI_COMM_NULL)
+    throw usage_error("a window needs a communicator, got MPI_COMM_NULL");
   auto s = std::make_unique<window_state>();
   s->comm = comm;
   return s;
@@ -99,7 +104,8 @@ std::unique_ptr<window_state> new_state(MPI_Comm comm) {
 // The checks of a creation where every process's size is known locally: the list fits comm
 // and names `bytes` for this process, and no size passes the machine's memory. No
 // communication, and every process decides alike.
-void require_known_shape(MPI_Comm comm, std::size_t bytes,
+void require_known_shape(MPI_Comm comm,
+                         std::size_t bytes,
                          const std::vector<std::size_t>& every_rank_bytes) {
   int rank = 0;
   int size = 0;
@@ -107,19 +113,21 @@ void require_known_shape(MPI_Comm comm, std::size_t bytes,
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (every_rank_bytes.size() != static_cast<std::size_t>(size) ||
       every_rank_bytes[static_cast<std::size_t>(rank)] != bytes) {
-    throw usage_error("window::allocate: every_rank_bytes must list each process's size, this "
-                      "process's being `bytes`");
+    throw usage_error(
+        "window::allocate: every_rank_bytes must list each process's size, this "
+        "process's being `bytes`");
   }
   const std::size_t memory = machine_memory_bytes();
   for (std::size_t b : every_rank_bytes) {
-    if (b > memory) throw usage_error(too_large(b, memory));
+    if (b > memory)
+      throw usage_error(too_large(b, memory));
   }
 }
 
 // MPI_Win_allocate or MPI_Win_allocate_shared into a new state whose exposure starts at a
 // cache line where every process can shift alike (window_alignment.hpp).
-std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int disp_unit,
-                                        const window_hints& hints, bool shared) {
+std::unique_ptr<window_state> allocated(
+    MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints, bool shared) {
   auto s = new_state(comm);
   void* base = nullptr;
   info i = hints.to_info();
@@ -127,7 +135,8 @@ std::unique_ptr<window_state> allocated(MPI_Comm comm, std::size_t bytes, int di
   i.set("mpi_minimum_memory_alignment", std::to_string(window_alignment));
   const auto total = static_cast<MPI_Aint>(allocation_bytes(bytes, disp_unit));
   if (shared) {
-    check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate_shared");
+    check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win),
+          "MPI_Win_allocate_shared");
   } else {
     check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
   }
@@ -148,56 +157,69 @@ window window::create(MPI_Comm comm, std::size_t bytes, int disp_unit, const win
   void* memory = nullptr;
   // A little more, so the exposure can start at a cache line (window_alignment.hpp).
   if (bytes > 0) {
-    check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes + window_alignment - 1), MPI_INFO_NULL, &memory),
-          "MPI_Alloc_mem");
+    check(
+        MPI_Alloc_mem(static_cast<MPI_Aint>(bytes + window_alignment - 1), MPI_INFO_NULL, &memory),
+        "MPI_Alloc_mem");
   }
   void* exposed = memory;
   std::size_t room = bytes + window_alignment - 1;
-  if (memory != nullptr) (void)std::align(window_alignment, bytes, exposed, room);
+  if (memory != nullptr)
+    (void)std::align(window_alignment, bytes, exposed, room);
   std::unique_ptr<window_state> s;
   try {
     s = new_state(comm);
   } catch (...) {
-    if (memory != nullptr) MPI_Free_mem(memory);
+    if (memory != nullptr)
+      MPI_Free_mem(memory);
     throw;
   }
   s->owned_memory = memory;  // freed by release() from here on
   const int err = MPI_Win_create(exposed, static_cast<MPI_Aint>(bytes), disp_unit,
                                  hints.to_info().native(), comm, &s->win);
   if (err != MPI_SUCCESS) {
-    if (memory != nullptr) MPI_Free_mem(memory);
+    if (memory != nullptr)
+      MPI_Free_mem(memory);
     check(err, "MPI_Win_create");
   }
   return finish_creation(std::move(s), bytes, disp_unit, window_flavor::create);
 }
 
-window window::create(MPI_Comm comm, void* base, std::size_t bytes, int disp_unit,
-                      const window_hints& hints) {
+window window::create(
+    MPI_Comm comm, void* base, std::size_t bytes, int disp_unit, const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
-  if (base == nullptr && bytes > 0) throw usage_error("window::create given a null base for a non-empty region");
+  if (base == nullptr && bytes > 0)
+    throw usage_error("window::create given a null base for a non-empty region");
   auto s = new_state(comm);
-  check(MPI_Win_create(base, static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(), comm,
-                       &s->win),
+  check(MPI_Win_create(base, static_cast<MPI_Aint>(bytes), disp_unit, hints.to_info().native(),
+                       comm, &s->win),
         "MPI_Win_create");
   return finish_creation(std::move(s), bytes, disp_unit, window_flavor::create);
 }
 
-window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints) {
+window window::allocate(MPI_Comm comm,
+                        std::size_t bytes,
+                        int disp_unit,
+                        const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
   require_allocatable(bytes, comm);
   return finish_creation(allocated(comm, bytes, disp_unit, hints, false), bytes, disp_unit,
                          window_flavor::allocate);
 }
 
-window window::allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
-                        const std::vector<std::size_t>& every_rank_bytes, const window_hints& hints) {
+window window::allocate(MPI_Comm comm,
+                        std::size_t bytes,
+                        int disp_unit,
+                        const std::vector<std::size_t>& every_rank_bytes,
+                        const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
   require_known_shape(comm, bytes, every_rank_bytes);
   return finish_creation(allocated(comm, bytes, disp_unit, hints, false), bytes, disp_unit,
                          window_flavor::allocate, &every_rank_bytes);
 }
 
-window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+window window::allocate_shared(MPI_Comm comm,
+                               std::size_t bytes,
+                               int disp_unit,
                                const window_hints& hints) {
   require_positive_disp_unit(disp_unit);
   require_allocatable(bytes, comm);
@@ -205,7 +227,9 @@ window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
                          window_flavor::shared);
 }
 
-window window::allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+window window::allocate_shared(MPI_Comm comm,
+                               std::size_t bytes,
+                               int disp_unit,
                                const std::vector<std::size_t>& every_rank_bytes,
                                const window_hints& hints) {
   require_positive_disp_unit(disp_unit);

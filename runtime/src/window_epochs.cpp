@@ -1,12 +1,10 @@
 // Epochs and completion on one window: flushes in the passive epoch, and the fence and
 // neighbourhood phases that leave it for a while (MPI-4.1 §12.5).
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
-
-#include <pgas/runtime/error.hpp>
-#include <pgas/runtime/messages.hpp>
-
 #include <string>
 
 namespace pgas::runtime {
@@ -45,7 +43,8 @@ void window::flush_local_all() {
 void window::sync_memory() {
   window_state& s = state();
   // MPI_Win_sync is only valid inside a passive-target epoch.
-  if (s.mode == epoch::passive) check(MPI_Win_sync(s.win), "MPI_Win_sync");
+  if (s.mode == epoch::passive)
+    check(MPI_Win_sync(s.win), "MPI_Win_sync");
 }
 
 namespace {
@@ -69,7 +68,8 @@ void window::begin_fence_phase() {
   require_passive("begin_fence_phase");
   // Updates sent for owners to apply, from every image, are applied before the phase: inside
   // it MPI carries them, and an image in MPI_Win_fence applies nothing.
-  if (s.owner_applies && messages::running()) messages::quiescent_barrier(s.comm);
+  if (s.owner_applies && messages::running())
+    messages::quiescent_barrier(s.comm);
   leave_passive(s);
   check(MPI_Win_fence(MPI_MODE_NOPRECEDE, s.win), "MPI_Win_fence");
   s.mode = epoch::fence;
@@ -77,14 +77,16 @@ void window::begin_fence_phase() {
 
 void window::fence() {
   window_state& s = state();
-  if (s.mode != epoch::fence) throw usage_error("fence() outside a fence phase");
+  if (s.mode != epoch::fence)
+    throw usage_error("fence() outside a fence phase");
   check(MPI_Win_fence(0, s.win), "MPI_Win_fence");
   s.staging.reset();
 }
 
 void window::end_fence_phase() {
   window_state& s = state();
-  if (s.mode != epoch::fence) throw usage_error("end_fence_phase() outside a fence phase");
+  if (s.mode != epoch::fence)
+    throw usage_error("end_fence_phase() outside a fence phase");
   check(MPI_Win_fence(MPI_MODE_NOSUCCEED, s.win), "MPI_Win_fence");
   return_to_passive(s);
 }
@@ -112,15 +114,18 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
 
 void window::end_neighbourhood_phase() {
   window_state& s = state();
-  if (s.mode != epoch::neighbourhood) throw usage_error("end_neighbourhood_phase() outside a neighbourhood phase");
-  if (!s.access_completed) check(MPI_Win_complete(s.win), "MPI_Win_complete");
+  if (s.mode != epoch::neighbourhood)
+    throw usage_error("end_neighbourhood_phase() outside a neighbourhood phase");
+  if (!s.access_completed)
+    check(MPI_Win_complete(s.win), "MPI_Win_complete");
   check(MPI_Win_wait(s.win), "MPI_Win_wait");
   return_to_passive(s);
 }
 
 bool window::test_neighbourhood_phase() {
   window_state& s = state();
-  if (s.mode != epoch::neighbourhood) throw usage_error("test_neighbourhood_phase() outside a neighbourhood phase");
+  if (s.mode != epoch::neighbourhood)
+    throw usage_error("test_neighbourhood_phase() outside a neighbourhood phase");
   // MPI has no non-blocking MPI_Win_complete; it returns once this process's puts have left
   // (the targets posted when the phase began), and then MPI_Win_test asks for the rest.
   if (!s.access_completed) {
@@ -129,12 +134,15 @@ bool window::test_neighbourhood_phase() {
   }
   int done = 0;
   check(MPI_Win_test(s.win, &done), "MPI_Win_test");
-  if (done == 0) return false;
+  if (done == 0)
+    return false;
   return_to_passive(s);
   return true;
 }
 
-bool window::in_passive_epoch() const { return state().mode == epoch::passive; }
+bool window::in_passive_epoch() const {
+  return state().mode == epoch::passive;
+}
 
 void window::require_passive(const char* what) const {
   if (state().mode != epoch::passive) {

@@ -1,12 +1,11 @@
 #include "window_pool.hpp"
 
-#include "window_state.hpp"
-
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
+#include "window_state.hpp"
 #include <algorithm>
 #include <deque>
 #include <numeric>
@@ -28,12 +27,14 @@ std::deque<std::unique_ptr<window_state>>& kept() {
 void free_kept(window_state& s) noexcept {
   report(MPI_Win_unlock_all(s.win), "MPI_Win_unlock_all", s.rank);
   report(MPI_Win_free(&s.win), "MPI_Win_free", s.rank);
-  if (statistics::enabled) ++statistics::counters.windows_freed;
+  if (statistics::enabled)
+    ++statistics::counters.windows_freed;
 }
 
 }  // namespace
 
-std::unique_ptr<window_state> take(MPI_Comm comm, const std::vector<std::size_t>& every_rank_bytes,
+std::unique_ptr<window_state> take(MPI_Comm comm,
+                                   const std::vector<std::size_t>& every_rank_bytes,
                                    int disp_unit) {
   auto& pool = kept();
   // The most recently kept match: the same choice on every process.
@@ -53,7 +54,8 @@ std::unique_ptr<window_state> take(MPI_Comm comm, const std::vector<std::size_t>
 
 bool keep(std::unique_ptr<window_state>& s) noexcept {
   // After the environment ended nobody would drain the pool: free as usual then.
-  if (!s->poolable || !environment::active() || !messages::running()) return false;
+  if (!s->poolable || !environment::active() || !messages::running())
+    return false;
   if (std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0}) > largest_window_bytes) {
     return false;
   }
@@ -63,7 +65,8 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   // windows' history, but not other teams' (they belong to different teams of a split).
   auto& pool = kept();
   const auto same_comm = [&](const std::unique_ptr<window_state>& k) { return k->comm == s->comm; };
-  if (static_cast<std::size_t>(std::count_if(pool.begin(), pool.end(), same_comm)) == most_windows) {
+  if (static_cast<std::size_t>(std::count_if(pool.begin(), pool.end(), same_comm)) ==
+      most_windows) {
     const auto oldest = std::find_if(pool.begin(), pool.end(), same_comm);
     free_kept(**oldest);
     pool.erase(oldest);
@@ -72,7 +75,9 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   return true;
 }
 
-std::size_t kept_count() noexcept { return kept().size(); }
+std::size_t kept_count() noexcept {
+  return kept().size();
+}
 
 void drain() noexcept {
   auto& pool = kept();

@@ -2,13 +2,12 @@
 // What a window handle owns, shared by the runtime's window code and the window pool; private
 // to runtime/src.
 
-#include "pending_writes.hpp"
-#include "staging_area.hpp"
-
 #include <pgas/runtime/window.hpp>
 
 #include <mpi.h>
 
+#include "pending_writes.hpp"
+#include "staging_area.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -93,7 +92,8 @@ inline void report(int code, const char* call, int rank) noexcept {
 /// Throws usage_error unless 0 <= target < s.ranks. Inline: every operation and every load of a
 /// peer's memory asks.
 inline void require_rank(const window_state& s, int target) {
-  if (target < 0 || target >= s.ranks) throw_no_such_rank(s, target);
+  if (target < 0 || target >= s.ranks)
+    throw_no_such_rank(s, target);
 }
 
 }  // namespace pgas::runtime

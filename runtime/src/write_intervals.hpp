@@ -24,9 +24,11 @@ class write_intervals {
   /// True when a write of `kind` to bytes [begin, end) must wait for the pending ones: it
   /// overlaps a pending put, or it is a put overlapping a pending accumulate, or the list is full.
   [[nodiscard]] bool must_wait(MPI_Aint begin, MPI_Aint end, write_kind kind) const noexcept {
-    if (ranges_.size() == capacity) return true;
+    if (ranges_.size() == capacity)
+      return true;
     return std::any_of(ranges_.begin(), ranges_.end(), [&](const range& r) {
-      return r.begin < end && begin < r.end && (r.kind == write_kind::put || kind == write_kind::put);
+      return r.begin < end && begin < r.end &&
+             (r.kind == write_kind::put || kind == write_kind::put);
     });
   }
   /// Records a write that need not wait (must_wait was false). A write that continues the

@@ -1,9 +1,8 @@
 // fill, iota, for_each, transform and copy (also between distributions and to and from a
 // root) against a serial reference, typed over the distributions.
-#include "support.hpp"
-
 #include <gtest/gtest.h>
 
+#include "support.hpp"
 #include <algorithm>
 #include <numeric>
 #include <vector>

@@ -1,8 +1,7 @@
 // histogram and accumulate_at: every update counted exactly, from every image.
-#include "support.hpp"
-
 #include <gtest/gtest.h>
 
+#include "support.hpp"
 #include <vector>
 
 namespace {
@@ -12,7 +11,8 @@ TYPED_TEST_SUITE(Algorithms, Distributions);
 
 TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
   // 100000 bins for 5000 updates take the sparse path (per-owner accumulates); the rest dense.
-  for (std::size_t bins_n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100000}}) {
+  for (std::size_t bins_n :
+       {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{100000}}) {
     pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
     // Every image makes its own updates; every image can recompute every image's updates.
     std::vector<long> want(bins_n, 0);
@@ -23,7 +23,8 @@ TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
       for (std::size_t u = 0; u < updates; ++u) {
         const std::size_t k = gen() % bins_n;
         ++want[k];
-        if (img == pgas::this_image()) mine.push_back(k);
+        if (img == pgas::this_image())
+          mine.push_back(k);
       }
     }
     pgas::histogram(bins, mine);
@@ -51,7 +52,8 @@ TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactl
       // Every image hits the first and last bins too: blocks at both ends of the table.
       const std::size_t k = u % 1000 == 0 ? (u % 2000 == 0 ? 0 : bins_n - 1) : gen() % bins_n;
       ++want[k];
-      if (img == pgas::this_image()) mine.push_back(k);
+      if (img == pgas::this_image())
+        mine.push_back(k);
     }
   }
   pgas::histogram(bins, mine);
@@ -94,10 +96,12 @@ TEST(AccumulateAt, xor_max_and_sum_updates_from_every_image_are_exact) {
       }
     }
   }
-  pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const std::uint64_t>(vals), pgas::reduce_op::bxor);
+  pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const std::uint64_t>(vals),
+                      pgas::reduce_op::bxor);
   std::vector<long> small(vals.size());
   for (std::size_t u = 0; u < vals.size(); ++u) small[u] = static_cast<long>(vals[u] % 1000);
-  pgas::accumulate_at(hi, std::span<const std::size_t>(idx), std::span<const long>(small), pgas::reduce_op::max);
+  pgas::accumulate_at(hi, std::span<const std::size_t>(idx), std::span<const long>(small),
+                      pgas::reduce_op::max);
   for (std::size_t k = 0; k < 64; ++k) {
     EXPECT_EQ(static_cast<std::uint64_t>(x[k]), want_x[k]);
     EXPECT_EQ(static_cast<long>(hi[k]), want_hi[k]);

@@ -1,9 +1,8 @@
 // reduce, transform_reduce, dot, the queries and the scans against a serial reference, typed
 // over the distributions; non-commutative ops keep global order.
-#include "support.hpp"
-
 #include <gtest/gtest.h>
 
+#include "support.hpp"
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -32,8 +31,10 @@ TYPED_TEST(Algorithms, reduce_transform_reduce_dot_and_queries) {
     EXPECT_EQ(pgas::transform_reduce(a, 0L, std::plus<>{}, [](long x) { return x < 0 ? 1L : 0L; }),
               std::count_if(ref.begin(), ref.end(), [](long x) { return x < 0; }));
     const auto neg = [](long x) { return x < -490; };
-    EXPECT_EQ(pgas::count_if(a, neg), static_cast<std::size_t>(std::count_if(ref.begin(), ref.end(), neg)));
-    EXPECT_EQ(pgas::find_if(a, neg), static_cast<std::size_t>(std::find_if(ref.begin(), ref.end(), neg) - ref.begin()));
+    EXPECT_EQ(pgas::count_if(a, neg),
+              static_cast<std::size_t>(std::count_if(ref.begin(), ref.end(), neg)));
+    EXPECT_EQ(pgas::find_if(a, neg),
+              static_cast<std::size_t>(std::find_if(ref.begin(), ref.end(), neg) - ref.begin()));
     EXPECT_EQ(pgas::find(a, 12345L), n);
     // Both answers: true where every value passes, and false where exactly one might not.
     EXPECT_EQ(pgas::all_of(a, [](long x) { return x >= -500; }), true);
@@ -47,13 +48,16 @@ TYPED_TEST(Algorithms, reduce_transform_reduce_dot_and_queries) {
     if (n == 0) {
       EXPECT_EQ(mn.index, 0u);
     } else {
-      EXPECT_EQ(mn.index, static_cast<std::size_t>(std::min_element(ref.begin(), ref.end()) - ref.begin()));
+      EXPECT_EQ(mn.index,
+                static_cast<std::size_t>(std::min_element(ref.begin(), ref.end()) - ref.begin()));
       EXPECT_EQ(mn.value, *std::min_element(ref.begin(), ref.end()));
-      EXPECT_EQ(mxe.index, static_cast<std::size_t>(std::max_element(ref.begin(), ref.end()) - ref.begin()));
+      EXPECT_EQ(mxe.index,
+                static_cast<std::size_t>(std::max_element(ref.begin(), ref.end()) - ref.begin()));
       EXPECT_EQ(mxe.value, *std::max_element(ref.begin(), ref.end()));
     }
     if (n > 0) {
-      if (pgas::this_image() == 0) b[n - 1] = 99999;
+      if (pgas::this_image() == 0)
+        b[n - 1] = 99999;
       pgas::sync_all();
       EXPECT_FALSE(pgas::equal(a, b));
     }
@@ -102,9 +106,11 @@ mat2 mul(const mat2& x, const mat2& y) {
 }
 
 TYPED_TEST(Algorithms, scan_and_reduce_with_a_non_commutative_op_keep_global_order) {
-  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{10}, std::size_t{257}}) {
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{10}, std::size_t{257}}) {
     std::vector<mat2> ref(n);
-    for (std::size_t i = 0; i < n; ++i) ref[i] = {static_cast<long>(i % 5) + 1, 1, static_cast<long>(i % 3), 1};
+    for (std::size_t i = 0; i < n; ++i)
+      ref[i] = {static_cast<long>(i % 5) + 1, 1, static_cast<long>(i % 3), 1};
     pgas::array<mat2, TypeParam> in(n, make_dist<TypeParam>());
     pgas::array<mat2, TypeParam> out(n, make_dist<TypeParam>());
     for (std::size_t k = 0; k < in.local().size(); ++k) in.local()[k] = ref[in.global_index(k)];

@@ -1,8 +1,7 @@
 // sort against std::sort, typed over the distributions.
-#include "support.hpp"
-
 #include <gtest/gtest.h>
 
+#include "support.hpp"
 #include <algorithm>
 #include <vector>
 

@@ -49,7 +49,8 @@ template <class A, class F>
 std::size_t mismatches(A& a, F want) {
   std::size_t wrong = 0;
   const auto mine = a.local();
-  for (std::size_t k = 0; k < mine.size(); ++k) wrong += mine[k] != want(a.global_index(k)) ? 1u : 0u;
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    wrong += mine[k] != want(a.global_index(k)) ? 1u : 0u;
   return wrong;
 }
 

@@ -1,9 +1,8 @@
 // Distributed views: zip, enumerate, transform, take, drop, local and rows, called and
 // composed with |, stay aligned and work as inputs and outputs.
-#include "support.hpp"
-
 #include <gtest/gtest.h>
 
+#include "support.hpp"
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -36,10 +35,13 @@ TYPED_TEST(Algorithms, views_compose_and_stay_aligned) {
     }));
     // take and drop: windows of global indices, usable as inputs and outputs.
     const std::size_t k = n / 3;
-    EXPECT_EQ(pgas::reduce(pgas::views::take(a, k)), std::accumulate(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(k), 0L));
-    EXPECT_EQ(pgas::reduce(pgas::views::drop(a, k)), std::accumulate(ref.begin() + static_cast<std::ptrdiff_t>(k), ref.end(), 0L));
-    EXPECT_EQ(pgas::reduce(pgas::views::take(pgas::views::transform(a, [](long x) { return 2 * x; }), k)),
-              2 * std::accumulate(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(k), 0L));
+    EXPECT_EQ(pgas::reduce(pgas::views::take(a, k)),
+              std::accumulate(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(k), 0L));
+    EXPECT_EQ(pgas::reduce(pgas::views::drop(a, k)),
+              std::accumulate(ref.begin() + static_cast<std::ptrdiff_t>(k), ref.end(), 0L));
+    EXPECT_EQ(
+        pgas::reduce(pgas::views::take(pgas::views::transform(a, [](long x) { return 2 * x; }), k)),
+        2 * std::accumulate(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(k), 0L));
     EXPECT_EQ(pgas::views::drop(a, n + 5).size(), 0u);
     pgas::fill(pgas::views::drop(b, k), -1L);
     const auto gb = gather(b);
@@ -59,7 +61,8 @@ TYPED_TEST(Algorithms, views_compose_and_stay_aligned) {
       pgas::copy(pgas::views::drop(a, 1), pgas::views::take(a, n - 1));
       const auto ga = gather(a);
       if (pgas::this_image() == 0) {
-        for (std::size_t i = 0; i + 1 < n; ++i) EXPECT_EQ(ga[i], ref[i + 1]) << "n=" << n << " i=" << i;
+        for (std::size_t i = 0; i + 1 < n; ++i)
+          EXPECT_EQ(ga[i], ref[i + 1]) << "n=" << n << " i=" << i;
       }
       load(a, ref);
     }
@@ -79,8 +82,10 @@ TYPED_TEST(Algorithms, views_compose_with_a_pipe_as_they_do_when_called) {
     const std::size_t k = n / 4;
     const std::size_t m = n / 2;
     // Elements k .. m-1 of 3*a, twice over: once piped, once called.
-    auto piped = a | views::transform([](long x) { return 3 * x; }) | views::drop(k) | views::take(m - k);
-    auto called = views::take(views::drop(views::transform(a, [](long x) { return 3 * x; }), k), m - k);
+    auto piped =
+        a | views::transform([](long x) { return 3 * x; }) | views::drop(k) | views::take(m - k);
+    auto called =
+        views::take(views::drop(views::transform(a, [](long x) { return 3 * x; }), k), m - k);
     EXPECT_EQ(piped.size(), m - k);
     EXPECT_EQ(piped.layout(), called.layout());
     const long want = 3 * std::accumulate(ref.begin() + static_cast<std::ptrdiff_t>(k),
@@ -98,7 +103,9 @@ TYPED_TEST(Algorithms, views_compose_with_a_pipe_as_they_do_when_called) {
     // A piped view is an output too.
     pgas::fill(a | views::take(k), 9L);
     EXPECT_EQ(pgas::count_if(a, [](long x) { return x == 9; }),
-              static_cast<std::size_t>(std::count(ref.begin() + static_cast<std::ptrdiff_t>(k), ref.end(), 9L)) + k);
+              static_cast<std::size_t>(
+                  std::count(ref.begin() + static_cast<std::ptrdiff_t>(k), ref.end(), 9L)) +
+                  k);
     pgas::sync_all();
   }
 }
@@ -126,8 +133,11 @@ TEST(RowsView, matrix_rows_work_as_a_distributed_range_aligned_with_a_block_arra
     for (long x : row) s += x;
     return s;
   });
-  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(static_cast<long>(sums[i]), static_cast<long>(40 * i + 6));
-  EXPECT_EQ(pgas::count_if(pgas::views::rows(m), [](std::span<long> row) { return row[0] % 20 == 0; }), 6u);
+  for (std::size_t i = 0; i < n; ++i)
+    EXPECT_EQ(static_cast<long>(sums[i]), static_cast<long>(40 * i + 6));
+  EXPECT_EQ(
+      pgas::count_if(pgas::views::rows(m), [](std::span<long> row) { return row[0] % 20 == 0; }),
+      6u);
   pgas::sync_all();
 }
 

@@ -5,10 +5,12 @@
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  pgas::rpc_ff(0, [](int x) { (void)x; }, 1);  // a trivially copyable argument is fine
+  pgas::rpc_ff(
+      0, [](int x) { (void)x; }, 1);  // a trivially copyable argument is fine
 #ifdef PGAS_COMPILE_FAIL
   const std::map<int, int> table{{1, 2}};
-  pgas::rpc_ff(0, [](const std::map<int, int>& m) { (void)m; }, table);
+  pgas::rpc_ff(
+      0, [](const std::map<int, int>& m) { (void)m; }, table);
 #endif
   pgas::sync_all();
   return 0;

@@ -26,7 +26,8 @@ class scratch_directory {
     std::array<char, 256> name{};
     if (pgas::this_image() == 0) {
       std::string pattern = (fs::temp_directory_path() / "pgas_hdf5_test_XXXXXX").string();
-      if (::mkdtemp(pattern.data()) != nullptr) std::snprintf(name.data(), name.size(), "%s", pattern.c_str());
+      if (::mkdtemp(pattern.data()) != nullptr)
+        std::snprintf(name.data(), name.size(), "%s", pattern.c_str());
     }
     pgas::runtime::broadcast_bytes(name.data(), name.size(), 0, pgas::runtime::world_comm());
     path_ = name.data();
@@ -36,7 +37,8 @@ class scratch_directory {
   ~scratch_directory() {
     pgas::sync_all();
     std::error_code ec;
-    if (pgas::this_image() == 0) fs::remove_all(path_, ec);
+    if (pgas::this_image() == 0)
+      fs::remove_all(path_, ec);
   }
   [[nodiscard]] fs::path operator/(const std::string& file) const { return path_ / file; }
 
@@ -58,7 +60,8 @@ void fill(pgas::array<T, D>& a) {
 template <class T, class D>
 void expect_values(const pgas::array<T, D>& a) {
   std::size_t wrong = 0;
-  for (std::size_t k = 0; k < a.local().size(); ++k) wrong += a.local()[k] != value_at<T>(a.global_index(k)) ? 1u : 0u;
+  for (std::size_t k = 0; k < a.local().size(); ++k)
+    wrong += a.local()[k] != value_at<T>(a.global_index(k)) ? 1u : 0u;
   EXPECT_EQ(wrong, 0u) << a.size() << " elements, image " << pgas::this_image();
 }
 
@@ -68,7 +71,8 @@ int round_trip_files = 0;
 // Writes in layout `from` and reads into layout `to`, for several sizes.
 template <class T, class From, class To>
 void round_trip(const scratch_directory& dir, From from, To to) {
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{1001}}) {
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{1001}}) {
     const fs::path file = dir / ("round_trip_" + std::to_string(++round_trip_files) + ".h5");
     pgas::array<T, From> a(n, from);
     fill(a);
@@ -104,7 +108,8 @@ TEST(Hdf5, a_file_reads_back_into_another_distribution) {
 TEST(Hdf5, vectors_round_trip_and_a_read_resizes_the_vector) {
   const scratch_directory dir;
   pgas::vector<double> v;
-  for (std::size_t k = 0; k < 3 * pgas::this_image() + 2; ++k) v.push_back(static_cast<double>(pgas::this_image() * 100 + k));
+  for (std::size_t k = 0; k < 3 * pgas::this_image() + 2; ++k)
+    v.push_back(static_cast<double>(pgas::this_image() * 100 + k));
   v.commit();
   pgas::hdf5::write(v, dir / "v.h5", "v");
   pgas::vector<double> w(5);
@@ -127,7 +132,8 @@ TEST(Hdf5, matrices_round_trip_without_their_ghost_cells) {
     pgas::matrix<int> m(rows, cols, h, pgas::boundary::fixed, -1);
     for (std::size_t i = 0; i < m.local_rows(); ++i) {
       for (std::size_t j = 0; j < cols; ++j) {
-        m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<int>(100 * (m.first_row() + i) + j);
+        m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
+            static_cast<int>(100 * (m.first_row() + i) + j);
       }
     }
     pgas::sync_all();
@@ -136,11 +142,15 @@ TEST(Hdf5, matrices_round_trip_without_their_ghost_cells) {
     pgas::matrix<int> r(rows, cols, h, pgas::boundary::fixed, -7);
     pgas::hdf5::read(r, file, "/m");
     const auto hh = static_cast<std::ptrdiff_t>(h);
-    for (std::ptrdiff_t i = -hh; i < static_cast<std::ptrdiff_t>(r.local_rows()) + hh && r.local_rows() > 0; ++i) {
+    for (std::ptrdiff_t i = -hh;
+         i < static_cast<std::ptrdiff_t>(r.local_rows()) + hh && r.local_rows() > 0; ++i) {
       for (std::ptrdiff_t j = -hh; j < static_cast<std::ptrdiff_t>(cols) + hh; ++j) {
         const bool owned = i >= 0 && i < static_cast<std::ptrdiff_t>(r.local_rows()) && j >= 0 &&
                            j < static_cast<std::ptrdiff_t>(cols);
-        const int want = owned ? static_cast<int>(100 * (r.first_row() + static_cast<std::size_t>(i)) + static_cast<std::size_t>(j)) : -7;
+        const int want =
+            owned ? static_cast<int>(100 * (r.first_row() + static_cast<std::size_t>(i)) +
+                                     static_cast<std::size_t>(j))
+                  : -7;
         EXPECT_EQ(r.local()(i, j), want) << "(" << i << ", " << j << ") halo " << h;
       }
     }
@@ -161,7 +171,8 @@ TEST(Hdf5, ndarrays_round_trip_between_grids) {
   const auto v = a.local();
   const auto o = a.local_origin();
   for (std::size_t i = 0; i < v.extent(0); ++i) {
-    for (std::size_t j = 0; j < v.extent(1); ++j) v(i, j) = static_cast<long>(1000 * (o[0] + i) + o[1] + j);
+    for (std::size_t j = 0; j < v.extent(1); ++j)
+      v(i, j) = static_cast<long>(1000 * (o[0] + i) + o[1] + j);
   }
   pgas::sync_all();
   const fs::path file = dir / "tiles.h5";
@@ -173,9 +184,13 @@ TEST(Hdf5, ndarrays_round_trip_between_grids) {
   std::size_t wrong = 0;
   for (long i = -2; i < static_cast<long>(w.extent(0)) + 2 && w.size() > 0; ++i) {
     for (long j = -2; j < static_cast<long>(w.extent(1)) + 2; ++j) {
-      const bool owned = i >= 0 && j >= 0 && i < static_cast<long>(w.extent(0)) && j < static_cast<long>(w.extent(1));
-      const long want = owned ? static_cast<long>(1000 * (q[0] + static_cast<std::size_t>(i)) + q[1] + static_cast<std::size_t>(j)) : -7;
-      if (w(i, j) != want) ++wrong;
+      const bool owned = i >= 0 && j >= 0 && i < static_cast<long>(w.extent(0)) &&
+                         j < static_cast<long>(w.extent(1));
+      const long want = owned ? static_cast<long>(1000 * (q[0] + static_cast<std::size_t>(i)) +
+                                                  q[1] + static_cast<std::size_t>(j))
+                              : -7;
+      if (w(i, j) != want)
+        ++wrong;
     }
   }
   EXPECT_EQ(wrong, 0u);
@@ -189,7 +204,8 @@ TEST(Hdf5, ndarrays_round_trip_between_grids) {
   const auto co = c.local_origin();
   for (std::size_t i = 0; i < cv.extent(0); ++i) {
     for (std::size_t j = 0; j < cv.extent(1); ++j) {
-      for (std::size_t k = 0; k < cv.extent(2); ++k) cv(i, j, k) = static_cast<float>(100 * (co[0] + i) + 10 * (co[1] + j) + co[2] + k);
+      for (std::size_t k = 0; k < cv.extent(2); ++k)
+        cv(i, j, k) = static_cast<float>(100 * (co[0] + i) + 10 * (co[1] + j) + co[2] + k);
     }
   }
   pgas::sync_all();
@@ -218,7 +234,8 @@ TEST(Hdf5, datasets_are_added_to_a_file_and_overwritten_in_place) {
   pgas::sync_all();
   pgas::hdf5::write(a, file, "/first");  // same type and shape: overwritten
   pgas::hdf5::read(c, file, "/first");
-  for (std::size_t k = 0; k < c.local().size(); ++k) EXPECT_EQ(c.local()[k], -value_at<int>(c.global_index(k)));
+  for (std::size_t k = 0; k < c.local().size(); ++k)
+    EXPECT_EQ(c.local()[k], -value_at<int>(c.global_index(k)));
   pgas::array<double> d(20);
   pgas::hdf5::read(d, file, "/group/second");
   for (double x : d.local()) EXPECT_EQ(x, 2.5);
@@ -231,7 +248,8 @@ std::string output_of(const std::string& command) {
   if (pgas::this_image() == 0) {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
     std::array<char, 4096> buffer{};
-    while (pipe && std::fgets(buffer.data(), buffer.size(), pipe.get()) != nullptr) out += buffer.data();
+    while (pipe && std::fgets(buffer.data(), buffer.size(), pipe.get()) != nullptr)
+      out += buffer.data();
   }
   std::size_t n = out.size();
   pgas::runtime::broadcast_bytes(&n, sizeof n, 0, pgas::runtime::world_comm());
@@ -244,12 +262,15 @@ TEST(Hdf5, h5dump_shows_the_global_shape_the_values_and_the_attributes) {
   const scratch_directory dir;
   const fs::path file = dir / "dump.h5";
   pgas::array<int, pgas::cyclic> a(6);
-  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<int>(a.global_index(k) * a.global_index(k));
+  for (std::size_t k = 0; k < a.local().size(); ++k)
+    a.local()[k] = static_cast<int>(a.global_index(k) * a.global_index(k));
   pgas::sync_all();
   pgas::hdf5::write(a, file, "/squares");
   pgas::matrix<double> m(2, 3, 1);
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
-    for (std::size_t j = 0; j < 3; ++j) m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<double>(10 * (m.first_row() + i) + j) + 0.5;
+    for (std::size_t j = 0; j < 3; ++j)
+      m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
+          static_cast<double>(10 * (m.first_row() + i) + j) + 0.5;
   }
   pgas::sync_all();
   pgas::hdf5::write(m, file, "/m");
@@ -263,7 +284,8 @@ TEST(Hdf5, h5dump_shows_the_global_shape_the_values_and_the_attributes) {
   // The image count that wrote it, as the attribute's own value.
   const std::size_t images_attribute = dump.find("ATTRIBUTE \"pgas.images\"");
   ASSERT_NE(images_attribute, std::string::npos) << dump;
-  const std::size_t value_at_attribute = dump.find("(0): \"" + std::to_string(pgas::num_images()) + "\"", images_attribute);
+  const std::size_t value_at_attribute =
+      dump.find("(0): \"" + std::to_string(pgas::num_images()) + "\"", images_attribute);
   EXPECT_LT(value_at_attribute, dump.find("ATTRIBUTE", images_attribute + 1)) << dump;
   EXPECT_NE(dump.find("DATASPACE  SIMPLE { ( 2, 3 ) / ( 2, 3 ) }"), std::string::npos) << dump;
   EXPECT_NE(dump.find("(0,0): 0.5, 1.5, 2.5,"), std::string::npos) << dump;
@@ -274,19 +296,24 @@ TEST(Hdf5, h5dump_shows_the_global_shape_the_values_and_the_attributes) {
 // at 3 images and then `read_part` at 2 on the file named by PGAS_HDF5_CROSS_FILE.
 TEST(Hdf5Cross, write_part) {
   const char* file = std::getenv("PGAS_HDF5_CROSS_FILE");
-  if (file == nullptr) GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
+  if (file == nullptr)
+    GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
   pgas::array<double, pgas::block_cyclic> a(1000, pgas::block_cyclic(3));
   fill(a);
   pgas::vector<int> v;
-  for (std::size_t k = 0; k <= pgas::this_image(); ++k) v.push_back(static_cast<int>(10 * pgas::this_image() + k));
+  for (std::size_t k = 0; k <= pgas::this_image(); ++k)
+    v.push_back(static_cast<int>(10 * pgas::this_image() + k));
   v.commit();
   pgas::matrix<float> m(11, 5, 1);
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
-    for (std::size_t j = 0; j < 5; ++j) m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j);
+    for (std::size_t j = 0; j < 5; ++j)
+      m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
+          static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j);
   }
   pgas::sync_all();
   std::error_code ec;
-  if (pgas::this_image() == 0) fs::remove(file, ec);
+  if (pgas::this_image() == 0)
+    fs::remove(file, ec);
   pgas::sync_all();
   pgas::hdf5::write(a, file, "/a");
   pgas::hdf5::write(v, file, "/v");
@@ -295,7 +322,8 @@ TEST(Hdf5Cross, write_part) {
 
 TEST(Hdf5Cross, read_part) {
   const char* file = std::getenv("PGAS_HDF5_CROSS_FILE");
-  if (file == nullptr) GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
+  if (file == nullptr)
+    GTEST_SKIP() << "run by CTest with PGAS_HDF5_CROSS_FILE";
   pgas::array<double, pgas::cyclic> a(1000);
   pgas::hdf5::read(a, file, "/a");
   expect_values(a);
@@ -308,7 +336,8 @@ TEST(Hdf5Cross, read_part) {
   pgas::hdf5::read(m, file, "/m");
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
     for (std::size_t j = 0; j < 5; ++j) {
-      EXPECT_EQ(m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)), static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j));
+      EXPECT_EQ(m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)),
+                static_cast<float>(m.first_row() + i) * 0.25F + static_cast<float>(j));
     }
   }
   pgas::sync_all();

@@ -3,7 +3,6 @@
 #include <pgas/serialization.hpp>
 
 #include <boost/serialization/map.hpp>
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -17,7 +16,8 @@ namespace {
 class sample {
  public:
   sample() = default;
-  sample(std::string label, std::vector<double> values) : label_{std::move(label)}, values_{std::move(values)} {}
+  sample(std::string label, std::vector<double> values)
+      : label_{std::move(label)}, values_{std::move(values)} {}
   [[nodiscard]] const std::string& label() const { return label_; }
   [[nodiscard]] const std::vector<double>& values() const { return values_; }
   friend bool operator==(const sample&, const sample&) = default;
@@ -26,13 +26,15 @@ class sample {
   friend class boost::serialization::access;
   template <class Archive>
   void serialize(Archive& archive, unsigned /*version*/) {
-    archive & label_ & values_;
+    archive& label_& values_;
   }
   std::string label_;
   std::vector<double> values_;
 };
 
-std::string word_of(std::size_t img) { return "image" + std::to_string(img); }
+std::string word_of(std::size_t img) {
+  return "image" + std::to_string(img);
+}
 
 TEST(Serialization, co_broadcast_copies_strings_vectors_and_user_types_from_any_image) {
   for (std::size_t source = 0; source < pgas::num_images(); ++source) {
@@ -41,7 +43,9 @@ TEST(Serialization, co_broadcast_copies_strings_vectors_and_user_types_from_any_
     std::vector<std::string> words(pgas::this_image() + 1, word_of(pgas::this_image()));
     words = pgas::co_broadcast(words, source);
     EXPECT_EQ(words, std::vector<std::string>(source + 1, word_of(source)));
-    const sample got = pgas::co_broadcast(sample(word_of(pgas::this_image()), {1.5, static_cast<double>(pgas::this_image())}), source);
+    const sample got = pgas::co_broadcast(
+        sample(word_of(pgas::this_image()), {1.5, static_cast<double>(pgas::this_image())}),
+        source);
     EXPECT_EQ(got, sample(word_of(source), {1.5, static_cast<double>(source)}));
     std::map<std::string, int> m{{word_of(pgas::this_image()), 1}};
     m = pgas::co_broadcast(m, source);
@@ -62,7 +66,7 @@ TEST(Serialization, a_large_value_travels_whole) {
 TEST(Serialization, co_reduce_folds_in_image_order_everywhere_or_on_one_image) {
   const auto join = [](const std::string& a, const std::string& b) { return a + "," + b; };
   std::string want = word_of(0);
-  for (std::size_t img = 1; img < pgas::num_images(); ++img) want += "," + word_of(img);
+  for (std::size_t img = 1; img < pgas::num_images(); ++img) want.append(",").append(word_of(img));
   EXPECT_EQ(pgas::co_reduce(word_of(pgas::this_image()), join), want);
   for (std::size_t result = 0; result < pgas::num_images(); ++result) {
     const std::string got = pgas::co_reduce(word_of(pgas::this_image()), join, result);
@@ -77,13 +81,16 @@ TEST(Serialization, co_reduce_folds_in_image_order_everywhere_or_on_one_image) {
   });
   EXPECT_EQ(all.label(), word_of(0));
   ASSERT_EQ(all.values().size(), pgas::num_images());
-  for (std::size_t img = 0; img < pgas::num_images(); ++img) EXPECT_EQ(all.values()[img], static_cast<double>(img));
+  for (std::size_t img = 0; img < pgas::num_images(); ++img)
+    EXPECT_EQ(all.values()[img], static_cast<double>(img));
 }
 
 TEST(Serialization, co_gather_collects_every_value_in_image_order_on_one_image) {
   for (std::size_t result = 0; result < pgas::num_images(); ++result) {
-    const std::vector<std::string> words = pgas::co_gather(std::string(pgas::this_image(), 'x'), result);
-    const std::vector<int> numbers = pgas::co_gather(static_cast<int>(10 * pgas::this_image()), result);
+    const std::vector<std::string> words =
+        pgas::co_gather(std::string(pgas::this_image(), 'x'), result);
+    const std::vector<int> numbers =
+        pgas::co_gather(static_cast<int>(10 * pgas::this_image()), result);
     if (pgas::this_image() != result) {
       EXPECT_TRUE(words.empty());
       EXPECT_TRUE(numbers.empty());

@@ -14,8 +14,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 struct block_table {
   using type = pgas::array<std::uint64_t, pgas::block>;
@@ -52,7 +56,8 @@ std::vector<std::pair<std::size_t, std::uint64_t>> stream_of(std::size_t img, st
 
 TYPED_TEST(Aggregator, xor_streams_from_every_image_replay_exactly_at_any_capacity) {
   const std::size_t n = 1000;
-  for (std::size_t capacity : {std::size_t{1}, std::size_t{7}, std::size_t{1024}, std::size_t{100000}}) {
+  for (std::size_t capacity :
+       {std::size_t{1}, std::size_t{7}, std::size_t{1024}, std::size_t{100000}}) {
     auto t = TypeParam::make(n);
     for (std::size_t k = 0; k < t.local().size(); ++k) t.local()[k] = t.global_index(k);
     pgas::sync_all();
@@ -100,13 +105,15 @@ TEST(AggregatorSums, duplicates_combine_and_each_sync_point_sends_what_is_held) 
     const std::size_t right = (me() + 1) % images();
     const std::size_t left = (me() + images() - 1) % images();
     std::vector<std::size_t> neighbours{left};
-    if (right != left) neighbours.push_back(right);
+    if (right != left)
+      neighbours.push_back(right);
     agg.add(right, 100);
     pgas::sync_images(neighbours);
     EXPECT_EQ(agg.held_updates(), 0u);
     pgas::sync_images(neighbours);
     if (images() > 1) {
-      EXPECT_EQ(static_cast<long>(a[me()]), 100 + (me() == 0 ? 10 * static_cast<long>(images()) : 0));
+      EXPECT_EQ(static_cast<long>(a[me()]),
+                100 + (me() == 0 ? 10 * static_cast<long>(images()) : 0));
     }
     pgas::sync_all();  // every image has read before any sends more
     agg.add(1, 2);
@@ -124,8 +131,9 @@ TEST(AggregatorSums, each_kind_of_sync_point_alone_sends_what_is_held) {
   const std::size_t right = (me() + 1) % images();
   const std::size_t left = (me() + images() - 1) % images();
   std::vector<std::size_t> neighbours{left};
-  if (right != left) neighbours.push_back(right);
-  pgas::array<long> a(images());          // element i on image i
+  if (right != left)
+    neighbours.push_back(right);
+  pgas::array<long> a(images());  // element i on image i
   pgas::array<std::int64_t> flag(images());
   pgas::event ev;
   pgas::aggregator agg(a, pgas::reduce_op::sum, 64);
@@ -158,7 +166,8 @@ TEST(AggregatorSums, images_add_different_numbers_and_flush_at_different_times) 
   pgas::aggregator agg(a, pgas::reduce_op::sum, 3);
   for (std::size_t k = 0; k < 10 * (me() + 1); ++k) {
     agg.add(k % a.size(), 1);
-    if (k % (me() + 2) == 0) agg.flush();  // whenever this image likes, not collectively
+    if (k % (me() + 2) == 0)
+      agg.flush();  // whenever this image likes, not collectively
   }
   pgas::sync_all();
   long total = 0;
@@ -180,7 +189,7 @@ TEST(AggregatorSums, a_container_destroyed_first_receives_what_was_held_for_it) 
     EXPECT_EQ(agg->held_updates(), 0U);
     pgas::sync_all();
     seen = a.local()[0];
-    pgas::sync_all();  // every image has read before the next update can land
+    pgas::sync_all();                    // every image has read before the next update can land
     agg->add((me() + 1) % images(), 7);  // still held when a goes
     EXPECT_EQ(agg->held_updates(), 1U);
   }

@@ -11,8 +11,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 std::vector<double> values_of(std::size_t img) {
   return {static_cast<double>(img), 10.0 + static_cast<double>(img), -static_cast<double>(img)};

@@ -4,18 +4,17 @@
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <iterator>
-#include <numeric>
-#include <ranges>
-#include <vector>
-
 #include <range/v3/algorithm/copy.hpp>
 #include <range/v3/algorithm/count.hpp>
 #include <range/v3/algorithm/find.hpp>
 #include <range/v3/range/concepts.hpp>
 #include <range/v3/view/iota.hpp>
+#include <ranges>
+
+#include <algorithm>
+#include <iterator>
+#include <numeric>
+#include <vector>
 
 namespace {
 
@@ -52,7 +51,8 @@ TYPED_TEST(Array, every_image_reads_what_others_wrote) {
     pgas::array<long, TypeParam> a(n, make_dist<TypeParam>());
     EXPECT_EQ(a.size(), n);
     // Each image writes a strided share, mostly remote.
-    for (std::size_t i = pgas::this_image(); i < n; i += pgas::num_images()) a[i] = 3 * static_cast<long>(i) + 1;
+    for (std::size_t i = pgas::this_image(); i < n; i += pgas::num_images())
+      a[i] = 3 * static_cast<long>(i) + 1;
     pgas::sync_all();
     std::vector<long> got(n);
     for (std::size_t i = 0; i < n; ++i) got[i] = a[i];
@@ -107,7 +107,8 @@ TYPED_TEST(Array, ranges_algorithms_and_range_for_work_over_the_whole_array) {
   EXPECT_TRUE(std::ranges::is_sorted(ca));
   EXPECT_EQ(*std::ranges::max_element(ca), static_cast<int>(n) - 1);
   pgas::sync_all();
-  if (pgas::this_image() == 0) std::ranges::reverse(a);
+  if (pgas::this_image() == 0)
+    std::ranges::reverse(a);
   pgas::sync_all();
   EXPECT_EQ(static_cast<int>(a[0]), static_cast<int>(n) - 1);
   EXPECT_EQ(static_cast<int>(a[n - 1]), 0);
@@ -157,7 +158,8 @@ TEST(ArrayView, exposes_caller_memory_that_others_write_into) {
   }
   // The memory outlives the view and keeps the values.
   if (!memory.empty()) {
-    EXPECT_EQ(memory[0], static_cast<int>(d.first_of(pgas::this_image()) * d.first_of(pgas::this_image())));
+    EXPECT_EQ(memory[0],
+              static_cast<int>(d.first_of(pgas::this_image()) * d.first_of(pgas::this_image())));
   }
 }
 

@@ -3,25 +3,33 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <numeric>
 #include <span>
 #include <vector>
 
-#include <array>
-#include <numeric>
-
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
-std::size_t right() { return (me() + 1) % images(); }
-std::size_t left() { return (me() + images() - 1) % images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
+std::size_t right() {
+  return (me() + 1) % images();
+}
+std::size_t left() {
+  return (me() + images() - 1) % images();
+}
 
 TEST(Coarray, local_copy_and_remote_copies) {
   pgas::coarray<int> x(3);
   EXPECT_EQ(*x, 3);
   *x = 10 * static_cast<int>(me());
   pgas::sync_all();
-  for (std::size_t img = 0; img < images(); ++img) EXPECT_EQ(static_cast<int>(x(img)), 10 * static_cast<int>(img));
+  for (std::size_t img = 0; img < images(); ++img)
+    EXPECT_EQ(static_cast<int>(x(img)), 10 * static_cast<int>(img));
   pgas::sync_all();
 }
 
@@ -58,7 +66,8 @@ TEST(Coarray, neighbour_exchange_of_arrays) {
   }
   const std::array<double, 8> from_right = halo(right()).get();
   EXPECT_DOUBLE_EQ(from_right[7], 100.0 * static_cast<double>(me()) + 7.0);
-  EXPECT_DOUBLE_EQ(halo(left())[2].get(), 100.0 * static_cast<double>((left() + images() - 1) % images()) + 2.0);
+  EXPECT_DOUBLE_EQ(halo(left())[2].get(),
+                   100.0 * static_cast<double>((left() + images() - 1) % images()) + 2.0);
   EXPECT_EQ(halo.local().size(), 8u);
   EXPECT_EQ(pgas::coarray<double[8]>::extent(), 8u);
   pgas::sync_all();
@@ -100,7 +109,8 @@ TEST(Collectives, sum_min_max_reduce_broadcast) {
   EXPECT_DOUBLE_EQ(pgas::co_sum(0.5), 0.5 * n);
   EXPECT_EQ(pgas::co_broadcast(v * 7, images() - 1), n * 7);
   // A non-commutative op is folded in image order: string-like concatenation of digits.
-  const long digits = pgas::co_reduce(static_cast<long>(me() + 1), [](long a, long b) { return a * 10 + b; });
+  const long digits =
+      pgas::co_reduce(static_cast<long>(me() + 1), [](long a, long b) { return a * 10 + b; });
   long want = 0;
   for (int img = 1; img <= n; ++img) want = want * 10 + img;
   EXPECT_EQ(digits, want);

@@ -23,8 +23,12 @@ struct lock_queue_inspection {
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 TEST(Event, every_post_of_many_concurrent_posters_is_counted) {
   pgas::event ev;
@@ -47,7 +51,8 @@ TEST(Event, what_the_poster_wrote_is_visible_after_the_wait) {
     for (std::size_t k = 0; k < 4; ++k) data[4 * next + k] = round * 100 + static_cast<long>(k);
     ev.post(next);
     ev.wait();
-    for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(data[4 * me() + k].get(), round * 100 + static_cast<long>(k));
+    for (std::size_t k = 0; k < 4; ++k)
+      EXPECT_EQ(data[4 * me() + k].get(), round * 100 + static_cast<long>(k));
     pgas::sync_all();  // nobody overwrites before everyone has checked
   }
 }
@@ -107,25 +112,29 @@ TEST(Lock, the_lock_passes_in_the_order_images_asked_so_nobody_starves) {
   next[0] = at + 1;
   lk.unlock(0);
   pgas::sync_all();
-  for (std::size_t k = 0; k < images(); ++k) EXPECT_EQ(order[k].get(), static_cast<long>(k) + 1) << "hold " << k;
+  for (std::size_t k = 0; k < images(); ++k)
+    EXPECT_EQ(order[k].get(), static_cast<long>(k) + 1) << "hold " << k;
   pgas::sync_all();
 }
 
 TEST(Lock, try_lock_fails_while_another_image_holds_it) {
   pgas::lock_type lk;
   pgas::event ev;
-  if (me() == 0) lk.lock(0);
+  if (me() == 0)
+    lk.lock(0);
   pgas::sync_all();
   if (me() != 0) {
     EXPECT_FALSE(lk.try_lock(0));
   }
   pgas::sync_all();
-  if (me() == 0) lk.unlock(0);
+  if (me() == 0)
+    lk.unlock(0);
   pgas::sync_all();
   const bool got = lk.try_lock(0);
   const long winners = pgas::co_sum(got ? 1L : 0L);
   EXPECT_GE(winners, 1);  // the first to try gets it; the others may or may not
-  if (got) lk.unlock(0);
+  if (got)
+    lk.unlock(0);
   pgas::sync_all();
 }
 
@@ -138,7 +147,8 @@ TEST(Lock, locks_on_several_images_are_independent) {
     for (std::size_t img = images(); img-- > 0;) lk.unlock(img);
   }
   pgas::sync_all();
-  for (std::size_t img = 0; img < images(); ++img) EXPECT_EQ(sums[img].get(), 10 * static_cast<long>(images()));
+  for (std::size_t img = 0; img < images(); ++img)
+    EXPECT_EQ(sums[img].get(), 10 * static_cast<long>(images()));
 }
 
 TEST(Critical, lock_guard_lets_one_image_in_at_a_time) {
@@ -149,7 +159,8 @@ TEST(Critical, lock_guard_lets_one_image_in_at_a_time) {
     std::lock_guard guard(cs);
     const long now = inside[0].get() + 1;
     inside[0] = now;
-    if (now > most[0].get()) most[0] = now;
+    if (now > most[0].get())
+      most[0] = now;
     inside[0] = now - 1;
   }
   pgas::sync_all();
@@ -194,13 +205,16 @@ TEST(Atomics, fetch_ops_min_max_store_and_async_forms_are_exact_under_contention
     std::int64_t seen = a[5].atomic_load();
     for (;;) {
       const std::int64_t previous = a[5].async_compare_exchange(seen, seen + 1).get();
-      if (previous == seen) break;
+      if (previous == seen)
+        break;
       seen = previous;
     }
   }
-  if (me() == 0) a[0].atomic_store(42);
+  if (me() == 0)
+    a[0].atomic_store(42);
   pgas::sync_all();
-  EXPECT_EQ(a[5].get(), 3 * static_cast<std::int64_t>(images()) + 30 * static_cast<std::int64_t>(images()));
+  EXPECT_EQ(a[5].get(),
+            3 * static_cast<std::int64_t>(images()) + 30 * static_cast<std::int64_t>(images()));
   EXPECT_EQ(a[0].atomic_load(), 42);
   pgas::sync_all();
 }

@@ -69,7 +69,8 @@ TYPED_TEST(GlobalRef, random_updates_from_all_images_give_exact_totals) {
       const std::size_t i = gen() % n;
       const long v = static_cast<long>(gen() % 7);
       expected[i] += v;
-      if (img == pgas::this_image()) a[i] += v;
+      if (img == pgas::this_image())
+        a[i] += v;
     }
   }
   pgas::sync_all();
@@ -115,7 +116,8 @@ TEST(GlobalRefAtomics, multiply_and_bitwise_accumulates) {
 
 TEST(Futures, async_get_then_and_when_all) {
   pgas::array<long, pgas::cyclic> a(20);
-  for (std::size_t i = pgas::this_image(); i < 20; i += pgas::num_images()) a[i] = 10 * static_cast<long>(i);
+  for (std::size_t i = pgas::this_image(); i < 20; i += pgas::num_images())
+    a[i] = 10 * static_cast<long>(i);
   pgas::sync_all();
   auto f = a[19].async_get();
   EXPECT_TRUE(f.valid());
@@ -152,7 +154,8 @@ TEST(Example, a_program_mixing_writes_accumulates_atomics_and_coarrays_runs) {
   pgas::array<long> a(1000);
   pgas::array<long, pgas::cyclic> c(1000);
   pgas::array<long, pgas::block_cyclic> d(1000, pgas::block_cyclic(16));
-  if (pgas::this_image() == 0) a[999] = 7;
+  if (pgas::this_image() == 0)
+    a[999] = 7;
   a[pgas::this_image()] += 1;
   const long ticket = c[0].fetch_add(1);
   EXPECT_LT(ticket, static_cast<long>(pgas::num_images()));

@@ -21,8 +21,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 bool shared_memory_wanted() {
   const char* v = std::getenv("PGAS_SHARED_MEMORY");
@@ -40,11 +44,12 @@ TEST(InPlaceUpdates, every_path_counts_every_update_once_when_all_images_hit_the
     for (std::size_t i = 0; i < n; ++i) indices[i] = i;
     for (std::size_t r = 0; r < rounds; ++r) {
       const std::size_t i = r % n;
-      a[i] += 1;                                                      // 1 per round
-      (void)a[(i + 1) % n].fetch_add(2);                              // 2 per round
-      agg.add((i + 2) % n, 3);                                        // 3 per round
-      if (r % n == 0) pgas::scatter_accumulate(a, std::span<const std::size_t>(indices),
-                                               std::span<const long>(ones), pgas::reduce_op::sum);
+      a[i] += 1;                          // 1 per round
+      (void)a[(i + 1) % n].fetch_add(2);  // 2 per round
+      agg.add((i + 2) % n, 3);            // 3 per round
+      if (r % n == 0)
+        pgas::scatter_accumulate(a, std::span<const std::size_t>(indices),
+                                 std::span<const long>(ones), pgas::reduce_op::sum);
     }
   }  // the aggregator sends the rest
   pgas::sync_all();
@@ -58,7 +63,8 @@ TEST(InPlaceUpdates, every_path_counts_every_update_once_when_all_images_hit_the
       for (long& e : per_image) e += 1;
     }
   }
-  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(a[i].get(), per_image[i] * static_cast<long>(images())) << i;
+  for (std::size_t i = 0; i < n; ++i)
+    EXPECT_EQ(a[i].get(), per_image[i] * static_cast<long>(images())) << i;
 }
 
 TEST(InPlaceUpdates, collective_accumulates_and_histograms_add_to_what_one_sided_updates_left) {
@@ -69,7 +75,8 @@ TEST(InPlaceUpdates, collective_accumulates_and_histograms_add_to_what_one_sided
   for (std::size_t k = 0; k < indices.size(); ++k) indices[k] = k % n;
   pgas::histogram(a, indices);  // ends with a sync point
   std::vector<long> twos(indices.size(), 2);
-  pgas::accumulate_at(a, std::span<const std::size_t>(indices), std::span<const long>(twos), pgas::reduce_op::sum);
+  pgas::accumulate_at(a, std::span<const std::size_t>(indices), std::span<const long>(twos),
+                      pgas::reduce_op::sum);
   const auto p = static_cast<long>(images());
   for (std::size_t i = 0; i < n; ++i) {
     const long fives = i < images() ? 5 : 0;
@@ -87,9 +94,11 @@ TEST(InPlaceUpdates, floating_point_sums_min_max_and_exchange_are_atomic) {
   const double mine = static_cast<double>(me()) + 0.5;
   for (int r = 0; r < 200; ++r) a[0] += 0.25;  // exact in binary
   pgas::scatter_accumulate(a, std::span<const std::size_t>(std::vector<std::size_t>{1}),
-                           std::span<const double>(std::vector<double>{mine}), pgas::reduce_op::min);
+                           std::span<const double>(std::vector<double>{mine}),
+                           pgas::reduce_op::min);
   pgas::scatter_accumulate(a, std::span<const std::size_t>(std::vector<std::size_t>{2}),
-                           std::span<const double>(std::vector<double>{mine}), pgas::reduce_op::max);
+                           std::span<const double>(std::vector<double>{mine}),
+                           pgas::reduce_op::max);
   pgas::sync_all();
   EXPECT_DOUBLE_EQ(a[0].get(), 50.0 * static_cast<double>(images()));
   EXPECT_DOUBLE_EQ(a[1].get(), 0.5);
@@ -115,7 +124,9 @@ TEST(InPlaceUpdates, a_compare_exchange_spin_counter_loses_no_increment) {
   std::vector<std::int64_t> all;
   for (std::size_t img = 0; img < images(); ++img) all.push_back(seen[img].get());
   std::sort(all.begin(), all.end());
-  for (std::size_t k = 0; k < all.size(); ++k) EXPECT_EQ(all[k], increments * static_cast<std::int64_t>(images()) + static_cast<std::int64_t>(k));
+  for (std::size_t k = 0; k < all.size(); ++k)
+    EXPECT_EQ(all[k],
+              increments * static_cast<std::int64_t>(images()) + static_cast<std::int64_t>(k));
 }
 
 TEST(InPlaceUpdates, a_container_window_is_updated_in_place_exactly_when_every_image_shares_it) {
@@ -137,7 +148,8 @@ TEST(InPlaceUpdates, only_an_allocate_shared_window_in_its_passive_epoch_is_upda
   rt::window shared = rt::window::allocate_shared(rt::world_comm(), 8 * sizeof(long), sizeof(long));
   EXPECT_TRUE(shared.updates_in_place());
   EXPECT_THROW((void)shared.mapped_for_update(0, 8, sizeof(long)), pgas::out_of_range);
-  EXPECT_THROW((void)shared.mapped_for_update(static_cast<int>(images()), 0, sizeof(long)), pgas::usage_error);
+  EXPECT_THROW((void)shared.mapped_for_update(static_cast<int>(images()), 0, sizeof(long)),
+               pgas::usage_error);
   shared.begin_fence_phase();
   EXPECT_FALSE(shared.updates_in_place());
   shared.end_fence_phase();
@@ -155,7 +167,8 @@ TEST(InPlaceUpdates, a_bitwise_accumulate_on_floating_point_is_refused_on_either
 TEST(InPlaceUpdates, complex_elements_keep_using_mpi_and_still_add_up) {
   static_assert(!pgas::runtime::processor_atomic<long double>);
   static_assert(!pgas::runtime::processor_atomic<std::complex<double>>);
-  static_assert(pgas::runtime::processor_atomic<double> && pgas::runtime::processor_atomic<std::uint8_t>);
+  static_assert(pgas::runtime::processor_atomic<double> &&
+                pgas::runtime::processor_atomic<std::uint8_t>);
   pgas::array<std::complex<double>> a(2);
   for (int k = 0; k < 50; ++k) a[1] += std::complex<double>(2.0, -1.0);
   pgas::sync_all();

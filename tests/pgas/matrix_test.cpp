@@ -6,12 +6,15 @@
 namespace {
 
 // The value every element starts with: it encodes its global position.
-double value_at(std::size_t i, std::size_t j) { return 1000.0 * static_cast<double>(i) + static_cast<double>(j); }
+double value_at(std::size_t i, std::size_t j) {
+  return 1000.0 * static_cast<double>(i) + static_cast<double>(j);
+}
 
 void fill_interior(pgas::matrix<double>& m) {
   for (std::size_t i = 0; i < m.local_rows(); ++i) {
     for (std::size_t j = 0; j < m.cols(); ++j) {
-      m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) = value_at(m.first_row() + i, j);
+      m.local()(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j)) =
+          value_at(m.first_row() + i, j);
     }
   }
 }
@@ -37,8 +40,10 @@ TEST_P(Matrix, fixed_boundary_ghosts_hold_the_neighbours_rows_and_the_edges_keep
     for (std::ptrdiff_t j = -hh; j < static_cast<std::ptrdiff_t>(cols) + hh; ++j) {
       const bool inside = gi >= 0 && gi < static_cast<std::ptrdiff_t>(rows) && j >= 0 &&
                           j < static_cast<std::ptrdiff_t>(cols);
-      const double want = inside ? value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(j)) : -1.0;
-      EXPECT_EQ(m.local()(i, j), want) << "local (" << i << ", " << j << ") on image " << pgas::this_image();
+      const double want =
+          inside ? value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(j)) : -1.0;
+      EXPECT_EQ(m.local()(i, j), want)
+          << "local (" << i << ", " << j << ") on image " << pgas::this_image();
     }
   }
   pgas::sync_all();
@@ -57,7 +62,8 @@ TEST_P(Matrix, periodic_ghosts_wrap_around_in_both_directions) {
     const auto gi = (static_cast<std::ptrdiff_t>(m.first_row()) + i + r) % r;
     for (std::ptrdiff_t j = -hh; j < c + hh; ++j) {
       const auto gj = (j + c) % c;
-      EXPECT_EQ(m.local()(i, j), value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(gj)))
+      EXPECT_EQ(m.local()(i, j),
+                value_at(static_cast<std::size_t>(gi), static_cast<std::size_t>(gj)))
           << "local (" << i << ", " << j << ") on image " << pgas::this_image();
     }
   }
@@ -70,10 +76,12 @@ TEST_P(Matrix, global_elements_are_reachable_from_every_image) {
   fill_interior(m);
   pgas::sync_all();
   for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < cols; j += 3) EXPECT_EQ(static_cast<double>(m(i, j)), value_at(i, j));
+    for (std::size_t j = 0; j < cols; j += 3)
+      EXPECT_EQ(static_cast<double>(m(i, j)), value_at(i, j));
   }
   pgas::sync_all();
-  if (pgas::this_image() == 0) m(rows - 1, cols - 1) = -5.0;
+  if (pgas::this_image() == 0)
+    m(rows - 1, cols - 1) = -5.0;
   pgas::sync_all();
   EXPECT_EQ(m(rows - 1, cols - 1).get(), -5.0);
   EXPECT_THROW((void)m(rows, 0), pgas::out_of_range);
@@ -82,12 +90,15 @@ TEST_P(Matrix, global_elements_are_reachable_from_every_image) {
 }
 
 // Rows not divisible by the images, a halo of 2, and (8 rows, halo 2) enough for 4 images.
-INSTANTIATE_TEST_SUITE_P(Shapes, Matrix,
-                         ::testing::Values(shape{8, 5, 1}, shape{10, 7, 2}, shape{9, 4, 2}, shape{13, 3, 1}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes,
+    Matrix,
+    ::testing::Values(shape{8, 5, 1}, shape{10, 7, 2}, shape{9, 4, 2}, shape{13, 3, 1}));
 
 TEST(MatrixShapes, fewer_rows_than_images_leaves_some_images_empty_and_works) {
   pgas::matrix<int> m(2, 3, 1, pgas::boundary::periodic);
-  for (std::size_t i = 0; i < m.local_rows(); ++i) m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i + 1);
+  for (std::size_t i = 0; i < m.local_rows(); ++i)
+    m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i + 1);
   m.exchange_halo();
   // Every image: its rows and ghost rows hold row r's value (r mod 2) + 1, periodic; images
   // past the second own nothing, and the two rows are owned once in all.
@@ -107,7 +118,9 @@ TEST(FencePhase, writes_in_a_phase_are_visible_after_each_fence) {
     pgas::fence_phase phase(a);
     a[(pgas::this_image() * 2 + 2) % a.size()] = static_cast<int>(pgas::this_image()) + 1;
     phase.fence();
-    EXPECT_EQ(a.local()[0], static_cast<int>((pgas::this_image() + pgas::num_images() - 1) % pgas::num_images()) + 1);
+    EXPECT_EQ(
+        a.local()[0],
+        static_cast<int>((pgas::this_image() + pgas::num_images() - 1) % pgas::num_images()) + 1);
     if (pgas::num_images() > 1) {  // the element is remote: a blocking read needs the phase over
       EXPECT_THROW((void)static_cast<int>(a[(pgas::this_image() * 2 + 3) % a.size()]),
                    pgas::usage_error);

@@ -7,13 +7,15 @@
 #include <array>
 #include <cstddef>
 #include <numeric>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
 
-std::size_t images() { return pgas::num_images(); }
+std::size_t images() {
+  return pgas::num_images();
+}
 
 // The value of the element at global index g: its position, in base 1000.
 template <std::size_t N>
@@ -31,10 +33,14 @@ double code(const std::array<std::size_t, N>& g) {
 
 // Calls f(local position) for every cell of the tile, ghosts included when `ghosts`.
 template <std::size_t N, class F>
-void for_each_cell(const std::array<std::size_t, N>& extents, const std::array<std::size_t, N>& halos, bool ghosts, F f) {
+void for_each_cell(const std::array<std::size_t, N>& extents,
+                   const std::array<std::size_t, N>& halos,
+                   bool ghosts,
+                   F f) {
   std::array<std::size_t, N> sizes{};
   for (std::size_t d = 0; d < N; ++d) {
-    if (extents[d] == 0) return;
+    if (extents[d] == 0)
+      return;
     sizes[d] = extents[d] + (ghosts ? 2 * halos[d] : 0);
   }
   std::array<std::size_t, N> at{};
@@ -46,9 +52,11 @@ void for_each_cell(const std::array<std::size_t, N>& extents, const std::array<s
     f(local);
     std::size_t d = N;
     while (d-- > 0) {
-      if (++at[d] < sizes[d]) break;
+      if (++at[d] < sizes[d])
+        break;
       at[d] = 0;
-      if (d == 0) return;
+      if (d == 0)
+        return;
     }
   }
 }
@@ -83,31 +91,40 @@ void expect_ghosts(const pgas::ndarray<double, N>& a, const std::string& what) {
     for (std::size_t d = 0; d < N; ++d) {
       const auto n = static_cast<long long>(a.extent(d));
       g[d] = static_cast<long long>(origin[d]) + at[d];
-      if (periodic) g[d] = ((g[d] % n) + n) % n;
+      if (periodic)
+        g[d] = ((g[d] % n) + n) % n;
       inside = inside && g[d] >= 0 && g[d] < n;
     }
     const double want = inside ? code<N>(g) : -1.0;
     if (cell(v, at) != want && ++wrong <= 5) {
       std::string where;
       for (std::size_t d = 0; d < N; ++d) where += (d ? "," : "") + std::to_string(at[d]);
-      ADD_FAILURE() << what << ": image " << pgas::this_image() << " local (" << where << ") holds " << cell(v, at)
-                    << ", want " << want;
+      ADD_FAILURE() << what << ": image " << pgas::this_image() << " local (" << where << ") holds "
+                    << cell(v, at) << ", want " << want;
     }
   });
   EXPECT_EQ(wrong, 0u) << what;
 }
 
 template <std::size_t N>
-std::string describe(const std::array<std::size_t, N>& e, const pgas::grid<N>& g, std::size_t h, pgas::boundary b) {
+std::string describe(const std::array<std::size_t, N>& e,
+                     const pgas::grid<N>& g,
+                     std::size_t h,
+                     pgas::boundary b) {
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, wrongly) of " " + std::to_string(x).
   std::string s = "extents";
-  for (auto x : e) s += " " + std::to_string(x);
+  for (auto x : e) s.append(" ").append(std::to_string(x));
   s += ", grid";
-  for (auto x : g.extents()) s += " " + std::to_string(x);
-  return s + ", halo " + std::to_string(h) + (b == pgas::boundary::periodic ? ", periodic" : ", fixed");
+  for (auto x : g.extents()) s.append(" ").append(std::to_string(x));
+  s.append(", halo ").append(std::to_string(h));
+  return s.append(b == pgas::boundary::periodic ? ", periodic" : ", fixed");
 }
 
 template <std::size_t N>
-void check_halo(const std::array<std::size_t, N>& extents, const pgas::grid<N>& g, std::size_t h, pgas::boundary b) {
+void check_halo(const std::array<std::size_t, N>& extents,
+                const pgas::grid<N>& g,
+                std::size_t h,
+                pgas::boundary b) {
   const std::string what = describe<N>(extents, g, h, b);
   pgas::ndarray<double, N> a(extents, g, h, b, -1.0);
   fill_owned(a);
@@ -120,11 +137,13 @@ void check_halo(const std::array<std::size_t, N>& extents, const pgas::grid<N>& 
   auto h_in_flight = a.exchange_halo_begin();
   std::size_t changed = 0;  // owned cells read in flight still hold what fill_owned wrote
   const auto origin = a.local_origin();
-  for_each_cell<N>(a.local().extents(), a.local().halos(), false, [&](const std::array<long long, N>& at) {
-    std::array<long long, N> global{};
-    for (std::size_t d = 0; d < N; ++d) global[d] = static_cast<long long>(origin[d]) + at[d];
-    changed += cell(a.local(), at) != code<N>(global) ? 1u : 0u;
-  });
+  for_each_cell<N>(a.local().extents(), a.local().halos(), false,
+                   [&](const std::array<long long, N>& at) {
+                     std::array<long long, N> global{};
+                     for (std::size_t d = 0; d < N; ++d)
+                       global[d] = static_cast<long long>(origin[d]) + at[d];
+                     changed += cell(a.local(), at) != code<N>(global) ? 1u : 0u;
+                   });
   h_in_flight.wait();
   EXPECT_FALSE(h_in_flight.in_flight());
   expect_ghosts(a, what + " (split phase)");
@@ -144,7 +163,8 @@ void check_halo(const std::array<std::size_t, N>& extents, const pgas::grid<N>& 
 // Grids of every shape the image count allows: 1 x P, P x 1 and, at 4 images, 2 x 2.
 std::vector<pgas::grid<2>> grids_2d() {
   std::vector<pgas::grid<2>> out{pgas::grid({1, images()}), pgas::grid({images(), 1})};
-  if (images() == 4) out.push_back(pgas::grid({2, 2}));
+  if (images() == 4)
+    out.push_back(pgas::grid({2, 2}));
   return out;
 }
 
@@ -156,7 +176,8 @@ TEST(NdArray, default_grid_holds_every_image_and_tiles_cover_the_array_once) {
   std::size_t mine = 0;
   for (std::size_t i = 0; i < 7; ++i) {
     for (std::size_t j = 0; j < 5; ++j) {
-      if (a.owner(i, j) != pgas::this_image()) continue;
+      if (a.owner(i, j) != pgas::this_image())
+        continue;
       ++mine;
       const auto o = a.local_origin();
       EXPECT_GE(i, o[0]);
@@ -179,7 +200,8 @@ TEST(NdArray, every_image_reads_what_one_image_wrote_through_global_references) 
     }
     pgas::sync_all();
     for (std::size_t i = 0; i < 5; ++i) {
-      for (std::size_t j = 0; j < 6; ++j) EXPECT_EQ(a(i, j).get(), code<2>(std::array<std::size_t, 2>{i, j}));
+      for (std::size_t j = 0; j < 6; ++j)
+        EXPECT_EQ(a(i, j).get(), code<2>(std::array<std::size_t, 2>{i, j}));
     }
     // The owner sees the value in its tile, row-major with the stated strides.
     const auto v = a.local();
@@ -187,7 +209,8 @@ TEST(NdArray, every_image_reads_what_one_image_wrote_through_global_references) 
       EXPECT_EQ(v.stride(1), 1u);
       EXPECT_EQ(v.stride(0), v.extent(1));
       const auto o = a.local_origin();
-      EXPECT_EQ(v.data()[v.stride(0) * (v.extent(0) - 1)], code<2>(std::array<std::size_t, 2>{o[0] + v.extent(0) - 1, o[1]}));
+      EXPECT_EQ(v.data()[v.stride(0) * (v.extent(0) - 1)],
+                code<2>(std::array<std::size_t, 2>{o[0] + v.extent(0) - 1, o[1]}));
     }
     pgas::sync_all();
   }
@@ -221,7 +244,8 @@ TEST(NdArray, halo_of_three_dimensions) {
 
 TEST(NdArray, different_halo_per_dimension) {
   for (const auto& g : grids_2d()) {
-    pgas::ndarray<double, 2> a({3 * g.extent(0), 2 * g.extent(1) + 1}, g, {2, 1}, pgas::boundary::periodic, -1.0);
+    pgas::ndarray<double, 2> a({3 * g.extent(0), 2 * g.extent(1) + 1}, g, {2, 1},
+                               pgas::boundary::periodic, -1.0);
     EXPECT_EQ(a.halo(0), 2u);
     EXPECT_EQ(a.halo(1), 1u);
     fill_owned(a);
@@ -255,14 +279,19 @@ TEST(NdArray, patches_covering_one_tile_and_many_read_back_what_was_put) {
     if (pgas::this_image() == 0) {
       std::vector<double> all(e[0] * e[1]);
       for (std::size_t i = 0; i < e[0]; ++i) {
-        for (std::size_t j = 0; j < e[1]; ++j) all[i * e[1] + j] = code<2>(std::array<std::size_t, 2>{i, j});
+        for (std::size_t j = 0; j < e[1]; ++j)
+          all[i * e[1] + j] = code<2>(std::array<std::size_t, 2>{i, j});
       }
       pgas::put_patch(a, {0, 0}, e, all);
     }
     pgas::sync_all();
-    const std::vector<std::array<std::size_t, 4>> boxes{{0, 0, 1, 1}, {1, 1, 2, 3}, {0, 0, e[0], e[1]},
-                                                        {e[0] - 1, 0, 1, e[1]}, {0, e[1] - 1, e[0], 1},
-                                                        {1, 2, e[0] - 2, e[1] - 3}, {2, 2, 0, 3}};
+    const std::vector<std::array<std::size_t, 4>> boxes{{0, 0, 1, 1},
+                                                        {1, 1, 2, 3},
+                                                        {0, 0, e[0], e[1]},
+                                                        {e[0] - 1, 0, 1, e[1]},
+                                                        {0, e[1] - 1, e[0], 1},
+                                                        {1, 2, e[0] - 2, e[1] - 3},
+                                                        {2, 2, 0, 3}};
     for (const auto& b : boxes) {
       std::vector<double> out(b[2] * b[3], -7.0);
       pgas::get_patch(a, {b[0], b[1]}, {b[2], b[3]}, out);
@@ -307,7 +336,8 @@ TEST(NdArray, patches_covering_one_tile_and_many_read_back_what_was_put) {
     pgas::sync_all();
     std::vector<double> column(e[0]);
     pgas::get_patch(a, {0, e[1] - 1}, {e[0], 1}, column);
-    for (std::size_t i = 0; i < std::min(images(), e[0]); ++i) EXPECT_EQ(column[i], static_cast<double>(i));
+    for (std::size_t i = 0; i < std::min(images(), e[0]); ++i)
+      EXPECT_EQ(column[i], static_cast<double>(i));
     pgas::sync_all();
   }
 }
@@ -327,7 +357,8 @@ TEST(NdArray, patches_of_three_dimensions) {
   std::size_t k = 0;
   for (std::size_t i = 1; i < 3; ++i) {
     for (std::size_t j = 1; j < e[1]; ++j) {
-      for (std::size_t l = 1; l < 3; ++l) EXPECT_EQ(out[k++], static_cast<int>((i * e[1] + j) * e[2] + l));
+      for (std::size_t l = 1; l < 3; ++l)
+        EXPECT_EQ(out[k++], static_cast<int>((i * e[1] + j) * e[2] + l));
     }
   }
   EXPECT_EQ(a(2, e[1] - 1, 3).get(), static_cast<int>(e[0] * e[1] * e[2] - 1));
@@ -337,7 +368,8 @@ TEST(NdArray, patches_of_three_dimensions) {
 TEST(NdArray, transpose_between_any_grids_element_by_element) {
   const std::size_t p = images();
   std::vector<pgas::grid<2>> gs{pgas::grid({1, p}), pgas::grid({p, 1})};
-  if (p == 4) gs.push_back(pgas::grid({2, 2}));
+  if (p == 4)
+    gs.push_back(pgas::grid({2, 2}));
   for (const auto& ga : gs) {
     for (const auto& gb : gs) {
       pgas::ndarray<double, 2> a({3 * p + 2, 2 * p + 1}, ga, 1);
@@ -351,7 +383,8 @@ TEST(NdArray, transpose_between_any_grids_element_by_element) {
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < v.extent(0); ++i) {
           for (std::size_t j = 0; j < v.extent(1); ++j) {
-            if (v(i, j) != times * code<2>(std::array<std::size_t, 2>{o[1] + j, o[0] + i})) ++wrong;
+            if (v(i, j) != times * code<2>(std::array<std::size_t, 2>{o[1] + j, o[0] + i}))
+              ++wrong;
           }
         }
         return wrong;
@@ -359,8 +392,8 @@ TEST(NdArray, transpose_between_any_grids_element_by_element) {
       const std::size_t wrong = wrong_cells(1);
       pgas::transpose(b, a, pgas::reduce_op::sum);  // b += aᵀ: twice the value
       EXPECT_EQ(wrong_cells(2), 0u) << "b += aᵀ";
-      EXPECT_EQ(wrong, 0u) << "a on " << ga.extent(0) << " x " << ga.extent(1) << ", b on " << gb.extent(0) << " x "
-                           << gb.extent(1);
+      EXPECT_EQ(wrong, 0u) << "a on " << ga.extent(0) << " x " << ga.extent(1) << ", b on "
+                           << gb.extent(0) << " x " << gb.extent(1);
       pgas::sync_all();
     }
   }

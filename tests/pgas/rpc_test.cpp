@@ -16,11 +16,17 @@
 
 namespace {
 
-pgas::team halves() { return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2)); }
+pgas::team halves() {
+  return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2));
+}
 
-long twice(long x) { return 2 * x; }
+long twice(long x) {
+  return 2 * x;
+}
 
-void add_to(pgas::dist_object<long>& d, long v) { *d += v; }
+void add_to(pgas::dist_object<long>& d, long v) {
+  *d += v;
+}
 
 TEST(Rpc, fire_and_forget_calls_have_run_everywhere_after_a_sync_point) {
   const std::size_t n = pgas::num_images();
@@ -28,7 +34,8 @@ TEST(Rpc, fire_and_forget_calls_have_run_everywhere_after_a_sync_point) {
   pgas::dist_object<long> total(0L);
   // Image i sends i + 1 to every image, 3 times: each total is 3 * n(n + 1) / 2.
   for (int round = 0; round < 3; ++round) {
-    for (std::size_t to = 0; to < n; ++to) pgas::rpc_ff(to, add_to, total, static_cast<long>(me + 1));
+    for (std::size_t to = 0; to < n; ++to)
+      pgas::rpc_ff(to, add_to, total, static_cast<long>(me + 1));
   }
   pgas::sync_all();
   EXPECT_EQ(*total, 3L * static_cast<long>(n * (n + 1) / 2));
@@ -63,7 +70,9 @@ TEST(Rpc, futures_resolve_in_any_order_with_their_own_values) {
   std::vector<pgas::future<long>> results;
   for (std::size_t k = 0; k < 4 * n; ++k) {
     const std::size_t to = (me + k) % n;
-    results.push_back(pgas::rpc(to, [](long x) { return x * 10 + static_cast<long>(pgas::this_image()); }, static_cast<long>(k)));
+    results.push_back(pgas::rpc(
+        to, [](long x) { return x * 10 + static_cast<long>(pgas::this_image()); },
+        static_cast<long>(k)));
   }
   // Waited for backwards, then the even ones before the odd ones would also do: order is free.
   for (std::size_t k = results.size(); k-- > 0;) {
@@ -80,15 +89,15 @@ TEST(Rpc, strings_and_vectors_travel_both_ways) {
   const std::size_t n = pgas::num_images();
   const std::size_t me = pgas::this_image();
   const std::string word = "image-" + std::to_string(me);
-  auto f = pgas::rpc(
-      (me + 1) % n,
-      [](const std::string& s, std::vector<int> v) {
-        return s + ":" + std::to_string(std::accumulate(v.begin(), v.end(), 0)) + "@" +
-               std::to_string(pgas::this_image());
-      },
-      word, std::vector<int>{1, 2, 3, static_cast<int>(me)});
+  auto f = pgas::rpc((me + 1) % n,
+                     [](const std::string& s, std::vector<int> v) {
+                       return s + ":" + std::to_string(std::accumulate(v.begin(), v.end(), 0)) +
+                              "@" + std::to_string(pgas::this_image());
+                     },
+                     word, std::vector<int>{1, 2, 3, static_cast<int>(me)});
   EXPECT_EQ(f.get(), word + ":" + std::to_string(6 + me) + "@" + std::to_string((me + 1) % n));
-  auto g = pgas::rpc(me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
+  auto g = pgas::rpc(
+      me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
   EXPECT_EQ(g.get(), std::vector<std::string>(3, "ab"));
   pgas::sync_all();
 }
@@ -100,13 +109,15 @@ struct odd_failure : std::exception {
 TEST(Rpc, exceptions_travel_back_to_get) {
   const std::size_t n = pgas::num_images();
   const std::size_t target = (pgas::this_image() + 1) % n;
-  auto bad = pgas::rpc(target, [](int x) -> int { throw std::invalid_argument("bad " + std::to_string(x)); }, 7);
+  auto bad = pgas::rpc(
+      target, [](int x) -> int { throw std::invalid_argument("bad " + std::to_string(x)); }, 7);
   try {
     (void)bad.get();
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("bad 7"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(target)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(target)), std::string::npos)
+        << e.what();
   }
   auto usage = pgas::rpc(target, [] { throw pgas::usage_error("misused"); });
   EXPECT_THROW(usage.get(), pgas::usage_error);
@@ -149,7 +160,9 @@ TEST(Rpc, dist_objects_of_two_teams_stay_apart) {
   pgas::sync_all();
 }
 
-void count_one(pgas::dist_object<long>& d, long) { *d += 1; }
+void count_one(pgas::dist_object<long>& d, long) {
+  *d += 1;
+}
 
 TEST(Rpc, a_long_stream_stays_within_the_memory_budget) {
   const std::size_t n = pgas::num_images();
@@ -182,7 +195,8 @@ TEST(Rpc, progress_runs_arrived_calls_without_a_sync_point) {
   // Image 0 makes progress until every other image's call has run there: the callers wait
   // for their own futures, which needs image 0 to serve them.
   if (pgas::this_image() != 0) {
-    auto f = pgas::rpc(0, [](pgas::dist_object<long>& d) { return ++*d; }, seen);
+    auto f = pgas::rpc(
+        0, [](pgas::dist_object<long>& d) { return ++*d; }, seen);
     EXPECT_GE(f.get(), 1L);
   } else {
     while (*seen < static_cast<long>(n - 1)) pgas::progress();

@@ -4,7 +4,6 @@
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
-
 #include <mpi.h>
 
 #include <cstdlib>
@@ -47,7 +46,8 @@ TEST(SameNode, array_elements_of_peers_are_in_this_process_exactly_when_memory_i
   // Every image writes its right neighbour's elements; the owners read them after a sync point.
   const std::size_t right = (pgas::this_image() + 1) % pgas::num_images();
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a.owner(i) == right) a[i] = static_cast<long>(10 * i + pgas::this_image());
+    if (a.owner(i) == right)
+      a[i] = static_cast<long>(10 * i + pgas::this_image());
   }
   pgas::sync_all();
   const std::size_t left = (pgas::this_image() + pgas::num_images() - 1) % pgas::num_images();
@@ -65,7 +65,8 @@ TEST(SameNode, matrix_elements_of_peers_follow_the_same_rule) {
     EXPECT_EQ(m(i, 1).address().is_local(), mine || shared) << i;
   }
   const std::size_t last = m.rows() - 1;
-  if (pgas::this_image() == 0) m(last, 3) = 77;
+  if (pgas::this_image() == 0)
+    m(last, 3) = 77;
   pgas::sync_all();
   EXPECT_EQ(static_cast<int>(m(last, 3)), 77);
   pgas::sync_all();

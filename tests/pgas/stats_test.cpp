@@ -11,8 +11,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 bool counting() {
   const char* v = std::getenv("PGAS_STATS");
@@ -25,8 +29,8 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
   const pgas::rma_stats s0 = pgas::stats();
   if (!counting()) {
     // Every counter, one by one: off, nothing is counted.
-    for (const auto* c : {&s0.puts, &s0.gets, &s0.accumulates, &s0.atomics, &s0.peer_stores, &s0.peer_loads,
-                          &s0.in_place_updates, &s0.owner_updates}) {
+    for (const auto* c : {&s0.puts, &s0.gets, &s0.accumulates, &s0.atomics, &s0.peer_stores,
+                          &s0.peer_loads, &s0.in_place_updates, &s0.owner_updates}) {
       EXPECT_EQ(c->operations, 0u);
       EXPECT_EQ(c->bytes, 0u);
     }
@@ -46,9 +50,9 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
   const std::size_t peer = 4 * ((me() + 1) % images());  // the next image's first element
   const bool own = images() == 1;
   const bool shared = a.window().flavor() == pgas::runtime::window_flavor::shared;
-  a[peer] = 5;                    // a store into the peer's memory, or a put
-  (void)a[peer].fetch_add(1);     // an atomic: in place, or by the owner
-  a[peer + 1] += 2;               // an accumulate: in place, or by the owner
+  a[peer] = 5;                 // a store into the peer's memory, or a put
+  (void)a[peer].fetch_add(1);  // an atomic: in place, or by the owner
+  a[peer + 1] += 2;            // an accumulate: in place, or by the owner
   pgas::sync_all();
   const pgas::rma_stats s1 = pgas::stats();
   EXPECT_EQ(s1.sync_points - s0.sync_points, 2u);
@@ -76,13 +80,14 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
 }
 
 TEST(Stats, a_window_comes_back_from_the_pool_and_leaves_it_freed) {
-  if (!counting()) return;
+  if (!counting())
+    return;
   const pgas::rma_stats s0 = pgas::stats();
   { pgas::array<double> first(7 * images() + 1); }  // a shape of its own: made, then kept
   const pgas::rma_stats s1 = pgas::stats();
   EXPECT_EQ(s1.windows_created - s0.windows_created, 1u);
   EXPECT_EQ(s1.windows_freed - s0.windows_freed, 0u);  // kept, not freed
-  { pgas::array<double> again(7 * images() + 1); }   // the kept one, taken and kept again
+  { pgas::array<double> again(7 * images() + 1); }     // the kept one, taken and kept again
   const pgas::rma_stats s2 = pgas::stats();
   EXPECT_EQ(s2.windows_created - s1.windows_created, 0u);
   EXPECT_EQ(s2.windows_from_pool - s1.windows_from_pool, 1u);

@@ -15,7 +15,9 @@
 namespace {
 
 // Two teams: even and odd world images (one team when there is one image).
-pgas::team halves() { return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2)); }
+pgas::team halves() {
+  return pgas::team::world().split(static_cast<int>(pgas::this_image() % 2));
+}
 
 TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
   const std::size_t world_me = pgas::this_image();
@@ -36,11 +38,13 @@ TEST(Teams, a_scope_makes_image_numbers_and_sync_points_the_teams) {
       const std::size_t n = t.size();
       const std::size_t me = t.rank();
       std::vector<std::size_t> ring{(me + 1) % n};
-      if ((me + n - 1) % n != ring[0]) ring.push_back((me + n - 1) % n);
+      if ((me + n - 1) % n != ring[0])
+        ring.push_back((me + n - 1) % n);
       // Each image writes its number + 1 into its neighbours' slots, odd ones a little late:
       // the meeting must wait for them (a sync that did not would read an empty slot).
       pgas::coarray<long[2]> from;  // [0]: from the left, [1]: from the right
-      if (me % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (me % 2 == 1)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
       from((me + 1) % n)[0] = static_cast<long>(me) + 1;
       from((me + n - 1) % n)[1] = static_cast<long>(me) + 1;
       pgas::sync_images(ring);
@@ -78,7 +82,8 @@ TEST(Teams, containers_made_in_a_scope_live_on_the_team_and_keep_it_outside) {
     const pgas::change_team scope(t);
     a.emplace(25);
     EXPECT_TRUE(a->team() == t);
-    for (std::size_t i = pgas::this_image(); i < a->size(); i += pgas::num_images()) (*a)[i] = 1000 * colour + static_cast<long>(i);
+    for (std::size_t i = pgas::this_image(); i < a->size(); i += pgas::num_images())
+      (*a)[i] = 1000 * colour + static_cast<long>(i);
     pgas::sync_all();
     for (std::size_t i = 0; i < a->size(); ++i) {
       EXPECT_EQ((*a)[i].get(), 1000 * colour + static_cast<long>(i));
@@ -108,7 +113,8 @@ TEST(Teams, a_team_named_first_makes_every_kind_of_container_on_it) {
   v.commit();
   EXPECT_EQ(v.size(), n * (n + 1) / 2);
   pgas::matrix<int> m(t, 4 * n, 3, 1, pgas::boundary::periodic, -1);
-  for (std::size_t i = 0; i < m.local_rows(); ++i) m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i);
+  for (std::size_t i = 0; i < m.local_rows(); ++i)
+    m.local()(static_cast<std::ptrdiff_t>(i), 0) = static_cast<int>(m.first_row() + i);
   m.exchange_halo();
   if (m.local_rows() > 0) {
     EXPECT_EQ(m.local()(-1, 0), static_cast<int>((m.first_row() + 4 * n - 1) % (4 * n)));
@@ -116,9 +122,10 @@ TEST(Teams, a_team_named_first_makes_every_kind_of_container_on_it) {
   pgas::unordered_map<int, int> map(t);
   map.insert(static_cast<int>(me), static_cast<int>(10 * me));
   map.commit();
-  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(map.find(static_cast<int>(k)), std::optional<int>(static_cast<int>(10 * k)));
+  for (std::size_t k = 0; k < n; ++k)
+    EXPECT_EQ(map.find(static_cast<int>(k)), std::optional<int>(static_cast<int>(10 * k)));
   pgas::coarray<int> x(t, -1);
-  x(( me + 1) % n) = static_cast<int>(me);
+  x((me + 1) % n) = static_cast<int>(me);
   pgas::sync_all(t);
   EXPECT_EQ(*x, static_cast<int>((me + n - 1) % n));
   pgas::coarray<int[]> row(t, 3);
@@ -140,7 +147,8 @@ TEST(Teams, one_half_grows_and_destroys_a_vector_and_a_map_while_the_world_is_in
       v.commit();
       EXPECT_EQ(v.size(), n * (n + 1) / 2);
       // Image j's elements follow images 0..j-1's: j * (j + 1) / 2 of them.
-      for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(v[j * (j + 1) / 2].get(), static_cast<long>(100 * j));
+      for (std::size_t j = 0; j < n; ++j)
+        EXPECT_EQ(v[j * (j + 1) / 2].get(), static_cast<long>(100 * j));
       v.resize(3 * n, -1);
       EXPECT_EQ(v.size(), 3 * n);
       EXPECT_EQ(v[0].get(), 0L);
@@ -174,7 +182,8 @@ TEST(Teams, collectives_take_a_team_named_last) {
   EXPECT_EQ(pgas::co_sum(2, t), 2 * static_cast<int>(t.size()));
   EXPECT_EQ(pgas::co_max(static_cast<int>(t.rank()), t), static_cast<int>(t.size()) - 1);
   EXPECT_EQ(pgas::co_min(static_cast<int>(t.rank()), t), 0);
-  EXPECT_EQ(pgas::co_broadcast(static_cast<int>(t.rank()) + 5, t.size() - 1, t), static_cast<int>(t.size()) + 4);
+  EXPECT_EQ(pgas::co_broadcast(static_cast<int>(t.rank()) + 5, t.size() - 1, t),
+            static_cast<int>(t.size()) + 4);
   std::vector<long> v{1, static_cast<long>(t.rank())};
   pgas::co_sum(std::span<long>(v), std::nullopt, t);
   EXPECT_EQ(v[0], static_cast<long>(t.size()));
@@ -219,7 +228,8 @@ TEST(Teams, events_locks_and_critical_sections_on_a_team) {
 TEST(Teams, algorithms_sort_scan_and_copy_within_a_team) {
   const pgas::team t = halves();
   pgas::array<int> a(t, 101);
-  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<int>((a.global_index(k) * 37) % 101);
+  for (std::size_t k = 0; k < a.local().size(); ++k)
+    a.local()[k] = static_cast<int>((a.global_index(k) * 37) % 101);
   pgas::sync_all(t);
   pgas::sort(a);
   std::vector<int> all;
@@ -235,7 +245,8 @@ TEST(Teams, algorithms_sort_scan_and_copy_within_a_team) {
   pgas::array<int, pgas::cyclic> c(t, 101);
   pgas::copy(a, c);
   std::size_t misplaced = 0;  // sorted 0..100, dealt round the team
-  for (std::size_t k = 0; k < c.local().size(); ++k) misplaced += c.local()[k] != static_cast<int>(c.global_index(k)) ? 1u : 0u;
+  for (std::size_t k = 0; k < c.local().size(); ++k)
+    misplaced += c.local()[k] != static_cast<int>(c.global_index(k)) ? 1u : 0u;
   EXPECT_EQ(misplaced, 0u);
   EXPECT_EQ(c[57].get(), 57);
   pgas::sync_all(t);

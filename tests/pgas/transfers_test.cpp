@@ -17,10 +17,16 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
-long value_at(std::size_t i) { return 3 * static_cast<long>(i) + 1; }
+long value_at(std::size_t i) {
+  return 3 * static_cast<long>(i) + 1;
+}
 
 // Each kind of container the transfers accept, made with n elements of value_at(i).
 struct block_array {
@@ -60,10 +66,12 @@ const std::vector<std::size_t> sizes = {0, 1, 5, 37, 200};
 template <class C>
 std::vector<std::size_t> boundaries(const C& c) {
   std::set<std::size_t> out{0, c.size()};
-  if (c.size() > 0) out.insert(c.size() - 1);
+  if (c.size() > 0)
+    out.insert(c.size() - 1);
   for (const pgas::segment& s : c.segments()) {
     for (std::size_t b : {s.global_begin, s.global_begin + 1, s.global_begin + s.size - 1}) {
-      if (b <= c.size()) out.insert(b);
+      if (b <= c.size())
+        out.insert(b);
     }
   }
   return {out.begin(), out.end()};
@@ -75,11 +83,13 @@ TYPED_TEST(Transfers, get_of_every_range_between_boundaries_matches) {
     const auto ends = boundaries(c);
     for (std::size_t a : ends) {
       for (std::size_t b : ends) {
-        if (b < a) continue;
+        if (b < a)
+          continue;
         std::vector<long> got(b - a, -1);
         pgas::get(c, a, std::span<long>(got));
         for (std::size_t k = 0; k < got.size(); ++k) {
-          EXPECT_EQ(got[k], value_at(a + k)) << "n=" << n << " range [" << a << ", " << b << ") k=" << k;
+          EXPECT_EQ(got[k], value_at(a + k))
+              << "n=" << n << " range [" << a << ", " << b << ") k=" << k;
         }
         std::vector<long> later(b - a, -1);
         auto f = pgas::async_get(c, a, std::span<long>(later));
@@ -96,7 +106,9 @@ TYPED_TEST(Transfers, get_of_every_range_between_boundaries_matches) {
 std::pair<std::size_t, std::size_t> piece_written_by(std::size_t image, std::size_t n) {
   const std::size_t p = images();
   const std::size_t r = (image + 1) % p;
-  const auto cut = [n, p](std::size_t k) { return k == 0 ? 0 : (k == p ? n : std::min(n, k * n / p + 1)); };
+  const auto cut = [n, p](std::size_t k) {
+    return k == 0 ? 0 : (k == p ? n : std::min(n, k * n / p + 1));
+  };
   return {cut(r), std::max(cut(r), cut(r + 1))};
 }
 
@@ -118,7 +130,8 @@ TYPED_TEST(Transfers, put_and_async_put_of_pieces_crossing_owners_land_after_a_s
       pgas::sync_all();
       std::vector<long> all(n);
       pgas::get(c, 0, std::span<long>(all));
-      for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], -value_at(i)) << "n=" << n << " i=" << i;
+      for (std::size_t i = 0; i < n; ++i)
+        EXPECT_EQ(all[i], -value_at(i)) << "n=" << n << " i=" << i;
       pgas::sync_all();
     }
   }
@@ -142,9 +155,11 @@ TYPED_TEST(Transfers, an_image_reads_its_own_range_writes_at_once) {
 TYPED_TEST(Transfers, strided_reads_and_writes_every_stride) {
   for (std::size_t n : sizes) {
     auto c = filled<TypeParam>(n);
-    for (std::size_t stride : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, n + 1}) {
+    for (std::size_t stride :
+         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, n + 1}) {
       for (std::size_t first : {std::size_t{0}, std::size_t{1}, n / 2}) {
-        if (first >= n) continue;
+        if (first >= n)
+          continue;
         const std::size_t count = (n - 1 - first) / stride + 1;
         std::vector<long> got(count);
         pgas::get_strided(c, first, stride, std::span<long>(got));
@@ -158,14 +173,16 @@ TYPED_TEST(Transfers, strided_reads_and_writes_every_stride) {
     if (me() < n) {
       const std::size_t count = (n - 1 - me()) / images() + 1;
       std::vector<long> values(count);
-      for (std::size_t k = 0; k < count; ++k) values[k] = 1000 * static_cast<long>(me()) + static_cast<long>(k);
+      for (std::size_t k = 0; k < count; ++k)
+        values[k] = 1000 * static_cast<long>(me()) + static_cast<long>(k);
       pgas::put_strided(c, me(), images(), std::span<const long>(values));
     }
     pgas::sync_all();
     std::vector<long> all(n);
     pgas::get(c, 0, std::span<long>(all));
     for (std::size_t i = 0; i < n; ++i) {
-      EXPECT_EQ(all[i], 1000 * static_cast<long>(i % images()) + static_cast<long>(i / images())) << i;
+      EXPECT_EQ(all[i], 1000 * static_cast<long>(i % images()) + static_cast<long>(i / images()))
+          << i;
     }
     pgas::sync_all();
   }
@@ -221,7 +238,8 @@ TYPED_TEST(Transfers, scatter_accumulate_from_every_image_is_exact) {
   for (std::size_t n : sizes) {
     auto c = TypeParam::make(n);  // zeros
     pgas::sync_all();
-    const auto updates_of = [n](std::size_t image, std::vector<std::size_t>& idx, std::vector<long>& val) {
+    const auto updates_of = [n](std::size_t image, std::vector<std::size_t>& idx,
+                                std::vector<long>& val) {
       std::mt19937_64 gen(101 + image);
       idx.resize(n == 0 ? 0 : 4 * n);
       val.resize(idx.size());
@@ -289,7 +307,8 @@ TEST(TransfersLarge, many_runs_per_owner_go_as_several_operations) {
   // more runs per owner than one datatype may; it goes in several operations.
   const std::size_t n = 2 * pgas::detail::max_runs_per_operation * images() + 3;
   pgas::array<int, pgas::cyclic> a(n);
-  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = static_cast<int>(a.global_index(k));
+  for (std::size_t k = 0; k < a.local().size(); ++k)
+    a.local()[k] = static_cast<int>(a.global_index(k));
   pgas::sync_all();
   std::vector<int> all(n);
   pgas::get(a, 0, std::span<int>(all));
@@ -304,8 +323,9 @@ TEST(TransfersCoarray, image_parts_read_and_write_in_one_call) {
   const std::size_t right = (me() + 1) % images();
   std::vector<int> got(4);
   pgas::get(x(right), 2, std::span<int>(got));
-  EXPECT_EQ(got, (std::vector<int>{static_cast<int>(10 * right + 2), static_cast<int>(10 * right + 3),
-                                   static_cast<int>(10 * right + 4), static_cast<int>(10 * right + 5)}));
+  EXPECT_EQ(got,
+            (std::vector<int>{static_cast<int>(10 * right + 2), static_cast<int>(10 * right + 3),
+                              static_cast<int>(10 * right + 4), static_cast<int>(10 * right + 5)}));
   pgas::sync_all();
   const std::vector<int> mine{-1, -2};
   pgas::put(x(right), 1, std::span<const int>(mine));

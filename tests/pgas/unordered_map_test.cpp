@@ -10,8 +10,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 TEST(UnorderedMap, overlapping_inserts_from_every_image_give_the_exact_union) {
   pgas::unordered_map<long, long> m(4);  // tiny on purpose: growth happens at commit
@@ -47,7 +51,8 @@ TEST(UnorderedMap, accumulate_counts_exactly_and_assign_keeps_the_last) {
     for (int u = 0; u < 2000; ++u) {
       const int k = static_cast<int>(gen() % 500);
       want[k] += 1;
-      if (img == me()) counts.accumulate(k, 1);
+      if (img == me())
+        counts.accumulate(k, 1);
     }
   }
   counts.commit();
@@ -81,11 +86,13 @@ TEST(UnorderedMap, erase_then_reinsert_and_grow_many_times) {
   EXPECT_EQ(m.size(), 500u * images() * 10);
   bool right = true;
   for (std::uint64_t k = 0; k < 500 * images(); k += 7) {
-    right = right && !m.contains(k * 20 + 4) && m.find(k * 20 + 5) == std::optional<std::uint64_t>((k * 20 + 5) * 3);
+    right = right && !m.contains(k * 20 + 4) &&
+            m.find(k * 20 + 5) == std::optional<std::uint64_t>((k * 20 + 5) * 3);
   }
   EXPECT_TRUE(right);
   // Erased keys can come back.
-  if (me() + 1 == images()) m.insert(4, 44);
+  if (me() + 1 == images())
+    m.insert(4, 44);
   m.commit();
   EXPECT_EQ(m.find(4), std::optional<std::uint64_t>(44));
   std::size_t seen = 0;

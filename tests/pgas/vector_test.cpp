@@ -12,11 +12,17 @@ namespace {
 static_assert(std::ranges::random_access_range<pgas::vector<int>>);
 static_assert(pgas::distributed_range<pgas::vector<int>>);
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 // Image img appends `per` values img * 1'000'000 + k per round.
-long value_of(std::size_t img, std::size_t k) { return static_cast<long>(img * 1'000'000 + k); }
+long value_of(std::size_t img, std::size_t k) {
+  return static_cast<long>(img * 1'000'000 + k);
+}
 
 TEST(Vector, starts_empty_or_block_distributed) {
   pgas::vector<long> empty;
@@ -47,7 +53,8 @@ TEST(Vector, a_thousand_commits_of_local_growth_and_every_image_reads_everything
   bool all_right = true;
   for (std::size_t img = 0; img < images(); ++img) {
     const std::size_t n_img = img == 0 ? 1000 - (1000 + 6) / 7 : 1000 * (img + 1);
-    for (std::size_t k = 0; k < n_img; ++k, ++i) all_right = all_right && static_cast<long>(v[i]) == value_of(img, k);
+    for (std::size_t k = 0; k < n_img; ++k, ++i)
+      all_right = all_right && static_cast<long>(v[i]) == value_of(img, k);
   }
   EXPECT_TRUE(all_right);
   EXPECT_EQ(i, v.size());
@@ -80,7 +87,8 @@ TEST(Vector, remote_writes_land_and_survive_growth) {
   for (std::size_t img = 0; img < images(); ++img) {
     // The written slot kept its value through the move; find it by its writer.
     bool found = false;
-    for (std::size_t i = 0; i < v.size(); ++i) found = found || static_cast<long>(v[i]) == 100 + static_cast<long>(img);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      found = found || static_cast<long>(v[i]) == 100 + static_cast<long>(img);
     EXPECT_TRUE(found) << "write of image " << img;
   }
   pgas::sync_all();
@@ -139,7 +147,8 @@ TEST(Vector, reserve_clear_and_shrink) {
 
 TEST(Vector, algorithms_work_on_a_vector) {
   pgas::vector<long> v;
-  for (std::size_t k = 0; k < 100 + me(); ++k) v.push_back(static_cast<long>((k * 7919 + me() * 31) % 1000));
+  for (std::size_t k = 0; k < 100 + me(); ++k)
+    v.push_back(static_cast<long>((k * 7919 + me() * 31) % 1000));
   v.commit();
   std::vector<long> all;
   pgas::copy(v, all, 0);

@@ -16,8 +16,12 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 struct block_array {
   using type = pgas::array<long, pgas::block>;
@@ -91,9 +95,12 @@ TYPED_TEST(WriteOrder, overlapping_range_and_strided_puts_keep_the_later_values)
   pgas::sync_all();
   for (std::size_t i = 0; i < n; ++i) {
     long want = 1;
-    if (i >= n / 4 && i < n / 4 + n / 2) want = 2;
-    if (i % 3 == 1 && (i - 1) / 3 < n / 3) want = 3;
-    if (i >= n - 2) want = i == n - 1 ? 5 : 4;
+    if (i >= n / 4 && i < n / 4 + n / 2)
+      want = 2;
+    if (i % 3 == 1 && (i - 1) / 3 < n / 3)
+      want = 3;
+    if (i >= n - 2)
+      want = i == n - 1 ? 5 : 4;
     EXPECT_EQ(a[i].get(), want) << i;
   }
 }
@@ -106,9 +113,12 @@ TYPED_TEST(WriteOrder, scatter_accumulate_then_scatter_then_accumulate_again) {
   const std::vector<long> tens(idx.size(), 10);
   std::vector<long> values(idx.size());
   std::iota(values.begin(), values.end(), 100);
-  pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const long>(tens), pgas::reduce_op::sum);
-  pgas::scatter(a, std::span<const std::size_t>(idx), std::span<const long>(values));  // put after accumulate
-  pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const long>(tens), pgas::reduce_op::sum);
+  pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const long>(tens),
+                           pgas::reduce_op::sum);
+  pgas::scatter(a, std::span<const std::size_t>(idx),
+                std::span<const long>(values));  // put after accumulate
+  pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const long>(tens),
+                           pgas::reduce_op::sum);
   pgas::sync_all();
   for (std::size_t k = 0; k < idx.size(); ++k) EXPECT_EQ(a[idx[k]].get(), values[k] + 10) << idx[k];
 }
@@ -122,7 +132,8 @@ TYPED_TEST(WriteOrder, many_scattered_puts_then_overwrites_of_the_first_ones) {
   for (std::size_t k = 0; k < idx.size(); k += 2) a[idx[k]] = 1;  // gaps: no range merges
   for (std::size_t k = 0; k < idx.size(); k += 2) a[idx[k]] = 2;
   pgas::sync_all();
-  for (std::size_t k = 0; k < idx.size(); ++k) EXPECT_EQ(a[idx[k]].get(), k % 2 == 0 ? 2 : 0) << idx[k];
+  for (std::size_t k = 0; k < idx.size(); ++k)
+    EXPECT_EQ(a[idx[k]].get(), k % 2 == 0 ? 2 : 0) << idx[k];
 }
 
 }  // namespace

@@ -10,23 +10,21 @@
 
 #include <gtest/gtest.h>
 
-#include <complex>
-
+#include "bad_input_fixture.hpp"
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "bad_input_fixture.hpp"
-
 namespace {
 
-using bad_input::me;
-using bad_input::images;
 using bad_input::BadInput;
+using bad_input::images;
+using bad_input::me;
 
 // ---- indices past the end, on every container ----
 
@@ -58,7 +56,8 @@ TEST_F(BadInput, element_address_past_the_end_even_when_blocks_are_empty) {
   EXPECT_THROW((void)few.element(static_cast<std::size_t>(-1)), pgas::out_of_range);
   EXPECT_THROW((void)std::as_const(few).element(5 * images()), pgas::out_of_range);
   EXPECT_THROW((void)dealt.element(3), pgas::out_of_range);
-  if (me() == 0) *few.element(0) = 7;
+  if (me() == 0)
+    *few.element(0) = 7;
   pgas::sync_all();
   EXPECT_EQ(static_cast<int>(*std::as_const(few).element(0)), 7);
 }
@@ -118,14 +117,16 @@ TEST_F(BadInput, negative_sizes_are_refused_on_every_image) {
 
 TEST_F(BadInput, sizes_that_overflow_when_multiplied_are_refused) {
   // rows * cols wraps around size_t; the element count in bytes wraps for the array.
-  EXPECT_THROW((void)pgas::matrix<int>(std::size_t{1} << 33, std::size_t{1} << 33, 1), pgas::usage_error);
+  EXPECT_THROW((void)pgas::matrix<int>(std::size_t{1} << 33, std::size_t{1} << 33, 1),
+               pgas::usage_error);
   EXPECT_THROW((void)pgas::array<long>(std::size_t{1} << 62), pgas::usage_error);
 }
 
 TEST_F(BadInput, a_size_no_machine_could_hold_throws_on_every_image_instead_of_hanging) {
   // 2^40 longs (8 TiB) and 2^42 doubles (32 TiB): past RAM and swap, below size_t overflow.
   EXPECT_THROW((void)pgas::array<long>(std::size_t{1} << 40), pgas::usage_error);
-  EXPECT_THROW((void)pgas::matrix<double>(std::size_t{1} << 22, std::size_t{1} << 20), pgas::usage_error);
+  EXPECT_THROW((void)pgas::matrix<double>(std::size_t{1} << 22, std::size_t{1} << 20),
+               pgas::usage_error);
   pgas::array<long> ok(4);  // every image left the failed constructions together
   ok[me() % 4] = 1;
   pgas::sync_all();
@@ -134,19 +135,22 @@ TEST_F(BadInput, a_size_no_machine_could_hold_throws_on_every_image_instead_of_h
 // ---- collective calls whose arguments differ between images ----
 
 TEST_F(BadInput, array_sizes_differ_between_images) {
-  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (images() == 1)
+    GTEST_SKIP() << "needs two images to disagree";
   EXPECT_THROW((void)pgas::array<int>(me() == 0 ? 10 : 11), pgas::usage_error);
   pgas::array<int> ok(4);  // nothing was left half-built
 }
 
 TEST_F(BadInput, array_distributions_differ_between_images) {
-  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (images() == 1)
+    GTEST_SKIP() << "needs two images to disagree";
   using bc_array = pgas::array<int, pgas::block_cyclic>;
   EXPECT_THROW((void)bc_array(10, pgas::block_cyclic(me() == 0 ? 2 : 3)), pgas::usage_error);
 }
 
 TEST_F(BadInput, array_element_types_differ_between_images) {
-  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (images() == 1)
+    GTEST_SKIP() << "needs two images to disagree";
   if (me() == 0) {
     EXPECT_THROW((void)pgas::array<int>(8), pgas::usage_error);
   } else {
@@ -156,7 +160,8 @@ TEST_F(BadInput, array_element_types_differ_between_images) {
 
 TEST_F(BadInput, vector_resize_or_reserve_differs_between_images_and_changes_nothing) {
   pgas::vector<int> v(4);
-  if (images() == 1) GTEST_SKIP() << "needs two images to disagree";
+  if (images() == 1)
+    GTEST_SKIP() << "needs two images to disagree";
   EXPECT_THROW(v.resize(me() == 0 ? 5 : 6), pgas::usage_error);
   EXPECT_THROW(v.reserve(me() == 0 ? 5 : 6), pgas::usage_error);
   EXPECT_EQ(v.size(), 4u);
@@ -167,13 +172,15 @@ TEST_F(BadInput, vector_resize_or_reserve_differs_between_images_and_changes_not
 TEST_F(BadInput, array_view_over_memory_that_is_not_this_images_share) {
   const auto d = pgas::block{}.bind(10, images());
   std::size_t mine = d.local_size(me());
-  if (me() + 1 == images()) ++mine;
+  if (me() + 1 == images())
+    ++mine;
   std::vector<int> memory(mine);
   EXPECT_THROW((void)pgas::array_view<int>(memory, 10), pgas::usage_error);
 }
 
 TEST_F(BadInput, matrix_with_fewer_rows_per_image_than_the_halo) {
-  if (images() < 2) GTEST_SKIP() << "one image always owns every row";
+  if (images() < 2)
+    GTEST_SKIP() << "one image always owns every row";
   EXPECT_THROW((void)pgas::matrix<double>(images() + 1, 4, 2), pgas::usage_error);
 }
 
@@ -293,7 +300,8 @@ TEST_F(BadInput, ndarray_grid_that_does_not_hold_the_team_is_refused) {
     (void)int2(e, too_big);
     ADD_FAILURE() << "no exception";
   } catch (const pgas::usage_error& error) {
-    EXPECT_NE(std::string(error.what()).find("the team has " + std::to_string(images())), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("the team has " + std::to_string(images())),
+              std::string::npos)
         << error.what();
   }
   EXPECT_THROW((void)int2(e, with_zero), pgas::usage_error);
@@ -324,8 +332,10 @@ TEST_F(BadInput, ndarray_index_patch_or_view_index_outside_is_refused_and_nothin
   std::vector<int> out(6, -1);
   EXPECT_THROW(pgas::get_patch(a, {4, 0}, {2, 3}, out), pgas::out_of_range);  // leaves the array
   EXPECT_THROW(pgas::get_patch(a, {0, 1}, {2, 3}, out), pgas::out_of_range);
-  EXPECT_THROW(pgas::put_patch(a, {0, 0}, {2, 2}, std::span<const int>(out)), pgas::usage_error);  // 4 != 6
-  EXPECT_THROW(pgas::accumulate_patch(a, {4, 2}, {2, 1}, std::span<const int>(out).first(2), pgas::reduce_op::sum),
+  EXPECT_THROW(pgas::put_patch(a, {0, 0}, {2, 2}, std::span<const int>(out)),
+               pgas::usage_error);  // 4 != 6
+  EXPECT_THROW(pgas::accumulate_patch(a, {4, 2}, {2, 1}, std::span<const int>(out).first(2),
+                                      pgas::reduce_op::sum),
                pgas::out_of_range);
   EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](int x) { return x == -1; }));
   pgas::sync_all();
@@ -339,7 +349,8 @@ TEST_F(BadInput, ndarray_index_patch_or_view_index_outside_is_refused_and_nothin
   pgas::sync_all();
 }
 
-TEST_F(BadInput, transpose_of_mismatched_shapes_or_one_array_is_refused_before_anything_is_written) {
+TEST_F(BadInput,
+       transpose_of_mismatched_shapes_or_one_array_is_refused_before_anything_is_written) {
   using shape = std::array<std::size_t, 2>;
   pgas::ndarray<double, 2> a(shape{4, 6}, pgas::grid<2>{}, 0, pgas::boundary::fixed, 1.0);
   pgas::ndarray<double, 2> square(shape{4, 4}, pgas::grid<2>{}, 0, pgas::boundary::fixed, 2.0);
@@ -355,7 +366,7 @@ TEST_F(BadInput, transpose_of_mismatched_shapes_or_one_array_is_refused_before_a
 TEST_F(BadInput, moved_from_matrix_says_so) {
   pgas::matrix<int> m(2 * images(), 3, 1);
   pgas::matrix<int> n(std::move(m));
-  EXPECT_THROW((void)m(0, 0), pgas::usage_error);     // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)m(0, 0), pgas::usage_error);      // NOLINT(bugprone-use-after-move)
   EXPECT_THROW(m.exchange_halo(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(n.rows(), 2 * images());
   pgas::sync_all();
@@ -365,10 +376,10 @@ TEST_F(BadInput, moved_from_unordered_map_says_so) {
   pgas::unordered_map<int, long> m;
   m.insert(static_cast<int>(me()), 1);
   pgas::unordered_map<int, long> n(std::move(m));
-  EXPECT_THROW(m.insert(1, 1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
-  EXPECT_THROW(m.commit(), pgas::usage_error);      // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(m.insert(1, 1), pgas::usage_error);   // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW(m.commit(), pgas::usage_error);       // NOLINT(bugprone-use-after-move)
   EXPECT_THROW((void)m.find(1), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
-  EXPECT_THROW((void)m.size(), pgas::usage_error);  // NOLINT(bugprone-use-after-move)
+  EXPECT_THROW((void)m.size(), pgas::usage_error);   // NOLINT(bugprone-use-after-move)
   n.commit();  // the operation queued before the move went with the map
   EXPECT_EQ(n.size(), images());
 }
@@ -432,7 +443,8 @@ TEST_F(BadInput, transform_copy_and_scans_of_ranges_of_different_sizes) {
 }
 
 TEST_F(BadInput, binary_algorithms_on_misaligned_ranges) {
-  if (images() == 1) GTEST_SKIP() << "at one image every distribution is aligned";
+  if (images() == 1)
+    GTEST_SKIP() << "at one image every distribution is aligned";
   pgas::array<long, pgas::block> a(10);
   pgas::array<long, pgas::cyclic> b(10);
   pgas::array<long, pgas::block> out(10);
@@ -453,7 +465,8 @@ TEST_F(BadInput, copy_to_or_from_a_root_that_does_not_exist_or_a_wrong_root_buff
 TEST_F(BadInput, histogram_index_outside_the_bins_on_one_image_sends_nothing) {
   pgas::array<long> bins(10);
   std::vector<std::size_t> mine{1, 2, 3};
-  if (me() + 1 == images()) mine.push_back(10);
+  if (me() + 1 == images())
+    mine.push_back(10);
   EXPECT_THROW(pgas::histogram(bins, mine), pgas::out_of_range);
   EXPECT_EQ(pgas::reduce(bins), 0);
 }
@@ -462,9 +475,10 @@ TEST_F(BadInput, accumulate_at_with_indices_and_values_of_different_lengths) {
   pgas::array<long> x(8);
   std::vector<std::size_t> idx{0, 1, 2};
   std::vector<long> vals{1, 1, 1};
-  if (me() == 0) idx.pop_back();
-  EXPECT_THROW(pgas::accumulate_at(x, std::span<const std::size_t>(idx), std::span<const long>(vals),
-                                   pgas::reduce_op::sum),
+  if (me() == 0)
+    idx.pop_back();
+  EXPECT_THROW(pgas::accumulate_at(x, std::span<const std::size_t>(idx),
+                                   std::span<const long>(vals), pgas::reduce_op::sum),
                pgas::usage_error);
   EXPECT_EQ(pgas::reduce(x), 0);
 }
@@ -474,7 +488,8 @@ TEST_F(BadInput, stencil_radius_wider_than_the_halo_or_matrices_of_different_sha
   pgas::matrix<double> out(2 * images(), 6, 1);
   pgas::matrix<double> narrow(2 * images(), 5, 1);
   EXPECT_THROW(pgas::stencil_for_each(in, out, 2, [](const auto&, double&) {}), pgas::usage_error);
-  EXPECT_THROW(pgas::stencil_for_each(in, narrow, 1, [](const auto&, double&) {}), pgas::usage_error);
+  EXPECT_THROW(pgas::stencil_for_each(in, narrow, 1, [](const auto&, double&) {}),
+               pgas::usage_error);
 }
 
 // ---- zero-sized containers used everywhere: no exception, no hang, empty results ----
@@ -566,15 +581,17 @@ TEST_F(BadInput, transfers_past_the_end_with_bad_indices_or_lengths_move_nothing
   EXPECT_THROW(pgas::get(a, n - 3, std::span<long>(four)), pgas::out_of_range);
   EXPECT_THROW(pgas::put(a, n - 3, std::span<const long>(four)), pgas::out_of_range);
   EXPECT_THROW((void)pgas::async_get(a, n, std::span<long>(four)), pgas::out_of_range);
-  EXPECT_THROW((void)pgas::async_put(a, static_cast<std::size_t>(-1), std::span<const long>(four)), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::async_put(a, static_cast<std::size_t>(-1), std::span<const long>(four)),
+               pgas::out_of_range);
   EXPECT_THROW(pgas::get_strided(a, 0, 0, std::span<long>(four)), pgas::usage_error);
   EXPECT_THROW(pgas::put_strided(a, 1, n / 3 + 1, std::span<const long>(four)), pgas::out_of_range);
   // A bad index anywhere in the list: nothing is sent, not even the good ones before it.
   const std::vector<std::size_t> one_bad{0, 1, n, 2};
   EXPECT_THROW(pgas::gather(a, one_bad, std::span<long>(four)), pgas::out_of_range);
   EXPECT_THROW(pgas::scatter(a, one_bad, std::span<const long>(four)), pgas::out_of_range);
-  EXPECT_THROW(pgas::scatter_accumulate(a, one_bad, std::span<const long>(four), pgas::reduce_op::sum),
-               pgas::out_of_range);
+  EXPECT_THROW(
+      pgas::scatter_accumulate(a, one_bad, std::span<const long>(four), pgas::reduce_op::sum),
+      pgas::out_of_range);
   const std::vector<std::size_t> three{0, 1, 2};
   EXPECT_THROW(pgas::gather(a, three, std::span<long>(four)), pgas::usage_error);
   EXPECT_THROW(pgas::scatter(a, three, std::span<const long>(four)), pgas::usage_error);
@@ -600,9 +617,9 @@ TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_afte
   pgas::sync_all();
   std::optional<pgas::array<long>> gone(std::in_place, 2 * images());
   pgas::aggregator orphan(*gone, pgas::reduce_op::sum, 8);
-  orphan.add(1, 5);
   // Counted here only: each image's held update must be applied somewhere before the memory
-  // goes (in place, by its owner, or by an MPI accumulate), once.
+  // goes (in place, by its owner, or by an MPI accumulate), once. Every image counts before
+  // any sends (the sync_all: nothing is held yet), so an owner counts what reaches it early.
   const bool was_counting = pgas::runtime::statistics::enabled;
   pgas::runtime::statistics::enabled = true;
   const auto applied = [] {
@@ -610,6 +627,8 @@ TEST_F(BadInput, aggregator_with_capacity_0_a_bad_index_a_gone_container_or_afte
     return s.in_place_updates.operations + s.owner_updates.operations + s.accumulates.operations;
   };
   const auto before = applied();
+  pgas::sync_all();
+  orphan.add(1, 5);
   gone.reset();  // collective; sends what orphan holds first
   const auto during = applied() - before;
   pgas::runtime::statistics::enabled = was_counting;
@@ -654,7 +673,8 @@ TEST_F(BadInput, array_collective_with_lengths_or_images_that_differ_or_do_not_e
   EXPECT_THROW(pgas::co_sum(std::span<double>(same), images()), pgas::usage_error);
   EXPECT_THROW(pgas::co_broadcast(std::span<double>(same), images() + 4), pgas::usage_error);
   if (images() > 1) {
-    EXPECT_THROW(pgas::co_max(std::span<double>(same), me()), pgas::usage_error);  // each names itself
+    EXPECT_THROW(pgas::co_max(std::span<double>(same), me()),
+                 pgas::usage_error);  // each names itself
   }
   EXPECT_EQ(same, std::vector<double>(2, 1.0));  // nothing was reduced
   pgas::co_sum(std::span<double>(same));
@@ -665,8 +685,8 @@ TEST_F(BadInput, bitwise_accumulate_of_floating_point_elements) {
   pgas::array<double> a(2 * images());
   const std::vector<std::size_t> idx{0, 1};
   const std::vector<double> v{1.0, 2.0};
-  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const double>(v),
-                                        pgas::reduce_op::bxor),
+  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx),
+                                        std::span<const double>(v), pgas::reduce_op::bxor),
                pgas::usage_error);
   EXPECT_THROW(pgas::accumulate_at(a, std::span<const std::size_t>(idx), std::span<const double>(v),
                                    pgas::reduce_op::bor),
@@ -683,8 +703,8 @@ TEST_F(BadInput, min_or_max_accumulate_of_complex_elements) {
   pgas::array<complex> a(2 * images());
   const std::vector<std::size_t> idx{0, 1};
   const std::vector<complex> v{{1.0, 1.0}, {2.0, -1.0}};
-  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx), std::span<const complex>(v),
-                                        pgas::reduce_op::max),
+  EXPECT_THROW(pgas::scatter_accumulate(a, std::span<const std::size_t>(idx),
+                                        std::span<const complex>(v), pgas::reduce_op::max),
                pgas::usage_error);
   EXPECT_THROW(pgas::aggregator(a, pgas::reduce_op::min, 8), pgas::usage_error);
   pgas::sync_all();
@@ -719,7 +739,8 @@ TEST_F(BadInput, image_numbers_past_a_teams_size) {
 }
 
 TEST_F(BadInput, ranges_on_different_teams_are_never_aligned) {
-  if (images() == 1) GTEST_SKIP() << "one image: every range is aligned";
+  if (images() == 1)
+    GTEST_SKIP() << "one image: every range is aligned";
   const pgas::team t = pgas::team::world().split(0);  // every image, but another team
   pgas::array<int> on_world(10);
   pgas::array<int> on_t(t, 10);
@@ -744,20 +765,26 @@ TEST_F(BadInput, remote_call_to_an_image_the_team_does_not_have) {
 }
 
 TEST_F(BadInput, remote_call_naming_a_dist_object_the_target_does_not_have) {
-  if (images() == 1) GTEST_SKIP() << "one image: every image holds every dist_object";
+  if (images() == 1)
+    GTEST_SKIP() << "one image: every image holds every dist_object";
   // Each half has its own object; the other half's images do not have it.
   const pgas::team t = pgas::team::world().split(static_cast<int>(me() % 2));
   pgas::dist_object<int> d(t, 1);
   const std::size_t outside = me() % 2 == 0 ? 1 : 0;  // an image of the other half
-  auto f = pgas::rpc(outside, [](pgas::dist_object<int>& x) { return *x; }, d);
+  auto f = pgas::rpc(
+      outside, [](pgas::dist_object<int>& x) { return *x; }, d);
   EXPECT_THROW((void)f.get(), pgas::usage_error);
   pgas::sync_all();
 }
 
 TEST_F(BadInput, remote_call_larger_than_one_message_can_carry) {
   const std::string huge(pgas::runtime::messages::max_message_bytes() + 1, 'x');
-  EXPECT_THROW(pgas::rpc_ff(0, [](const std::string&) {}, huge), pgas::usage_error);
-  EXPECT_THROW((void)pgas::rpc(0, [](const std::string& s) { return s.size(); }, huge), pgas::usage_error);
+  EXPECT_THROW(pgas::rpc_ff(
+                   0, [](const std::string&) {}, huge),
+               pgas::usage_error);
+  EXPECT_THROW((void)pgas::rpc(
+                   0, [](const std::string& s) { return s.size(); }, huge),
+               pgas::usage_error);
   pgas::sync_all();
 }
 

@@ -3,12 +3,11 @@
 #include <pgas/hdf5.hpp>
 #include <pgas/serialization.hpp>
 
+#include "bad_input_fixture.hpp"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "bad_input_fixture.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,7 +30,8 @@ class scratch_file {
   ~scratch_file() {
     pgas::sync_all();
     std::error_code ec;
-    if (me() == 0) fs::remove(path_, ec);
+    if (me() == 0)
+      fs::remove(path_, ec);
   }
   [[nodiscard]] const fs::path& path() const { return path_; }
 
@@ -51,13 +51,15 @@ void expect_io_error(F&& f, const std::string& part) {
 }
 
 void fill(pgas::array<double>& a) {
-  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = 0.5 + static_cast<double>(a.global_index(k));
+  for (std::size_t k = 0; k < a.local().size(); ++k)
+    a.local()[k] = 0.5 + static_cast<double>(a.global_index(k));
   pgas::sync_all();
 }
 
 TEST_F(BadInput, hdf5_read_of_a_missing_file_or_dataset) {
   pgas::array<double> a(10);
-  expect_io_error([&] { pgas::hdf5::read(a, "/nonexistent-directory/missing.h5", "/a"); }, "no file");
+  expect_io_error([&] { pgas::hdf5::read(a, "/nonexistent-directory/missing.h5", "/a"); },
+                  "no file");
   const scratch_file file("missing_dataset.h5");
   fill(a);
   pgas::hdf5::write(a, file.path(), "/a");
@@ -69,13 +71,15 @@ TEST_F(BadInput, hdf5_read_of_a_missing_file_or_dataset) {
 
 TEST_F(BadInput, hdf5_write_to_an_unwritable_path) {
   pgas::array<double> a(10);
-  expect_io_error([&] { pgas::hdf5::write(a, "/nonexistent-directory/x.h5", "/a"); }, "no directory");
+  expect_io_error([&] { pgas::hdf5::write(a, "/nonexistent-directory/x.h5", "/a"); },
+                  "no directory");
   expect_io_error([&] { pgas::hdf5::write(a, fs::temp_directory_path(), "/a"); }, "is a directory");
 }
 
 TEST_F(BadInput, hdf5_file_that_is_not_hdf5_is_refused_and_left_as_it_was) {
   const scratch_file text("notes.txt");
-  if (me() == 0) std::ofstream(text.path()) << "not an HDF5 file\n";
+  if (me() == 0)
+    std::ofstream(text.path()) << "not an HDF5 file\n";
   pgas::sync_all();
   pgas::array<double> a(10);
   expect_io_error([&] { pgas::hdf5::read(a, text.path(), "/a"); }, "is not an HDF5 file");
@@ -96,13 +100,19 @@ TEST_F(BadInput, hdf5_dataset_of_another_element_type_or_shape_is_refused_and_ke
   pgas::array<float> other_type(10);
   pgas::array<std::int64_t> integers(10);
   pgas::matrix<double> square(2, 5, 1);
-  expect_io_error([&] { pgas::hdf5::read(longer, file.path(), "/a"); }, "shape (10); the container has (11)");
-  expect_io_error([&] { pgas::hdf5::read(square, file.path(), "/a"); }, "shape (10); the container has (2 x 5)");
-  expect_io_error([&] { pgas::hdf5::read(other_type, file.path(), "/a"); }, "holds float64, not float32");
-  expect_io_error([&] { pgas::hdf5::read(integers, file.path(), "/a"); }, "holds float64, not int64");
+  expect_io_error([&] { pgas::hdf5::read(longer, file.path(), "/a"); },
+                  "shape (10); the container has (11)");
+  expect_io_error([&] { pgas::hdf5::read(square, file.path(), "/a"); },
+                  "shape (10); the container has (2 x 5)");
+  expect_io_error([&] { pgas::hdf5::read(other_type, file.path(), "/a"); },
+                  "holds float64, not float32");
+  expect_io_error([&] { pgas::hdf5::read(integers, file.path(), "/a"); },
+                  "holds float64, not int64");
   // Writing over a dataset of another shape or type is refused; the old one stays whole.
-  expect_io_error([&] { pgas::hdf5::write(longer, file.path(), "/a"); }, "exists with shape (10), not (11)");
-  expect_io_error([&] { pgas::hdf5::write(other_type, file.path(), "/a"); }, "holds float64, not float32");
+  expect_io_error([&] { pgas::hdf5::write(longer, file.path(), "/a"); },
+                  "exists with shape (10), not (11)");
+  expect_io_error([&] { pgas::hdf5::write(other_type, file.path(), "/a"); },
+                  "holds float64, not float32");
   pgas::array<double> back(10);
   pgas::hdf5::read(back, file.path(), "/a");
   for (std::size_t k = 0; k < back.local().size(); ++k) {

@@ -8,8 +8,12 @@
 
 namespace bad_input {
 
-inline std::size_t me() { return pgas::this_image(); }
-inline std::size_t images() { return pgas::num_images(); }
+inline std::size_t me() {
+  return pgas::this_image();
+}
+inline std::size_t images() {
+  return pgas::num_images();
+}
 
 // Data written before the misuse, on other images: it must all be there afterwards.
 class BadInput : public ::testing::Test {
@@ -19,7 +23,8 @@ class BadInput : public ::testing::Test {
   void SetUp() override {
     // Each image writes the elements of the next image, so every value crossed images.
     for (std::size_t i = 0; i < witness_.size(); ++i) {
-      if (witness_.owner(i) == (me() + 1) % images()) witness_[i] = mark(i);
+      if (witness_.owner(i) == (me() + 1) % images())
+        witness_[i] = mark(i);
     }
     pgas::sync_all();
   }

@@ -13,15 +13,20 @@
 
 namespace {
 
-std::size_t me() { return pgas::this_image(); }
-std::size_t images() { return pgas::num_images(); }
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
 
 // Resident memory of this process in KiB, from /proc.
 long resident_kib() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stol(line.substr(6));
   }
   return -1;
 }
@@ -59,10 +64,12 @@ template <class Dist>
 void check_visibility(Dist dist) {
   for (int r = 0; r < 20; ++r) {
     pgas::array<int, Dist> a(37, dist);
-    for (std::size_t i = (me() + static_cast<std::size_t>(r)) % images(); i < 37; i += images()) a[i] = r * 100 + static_cast<int>(i);
+    for (std::size_t i = (me() + static_cast<std::size_t>(r)) % images(); i < 37; i += images())
+      a[i] = r * 100 + static_cast<int>(i);
     pgas::sync_all();
     bool seen = true;
-    for (std::size_t i = 0; i < 37; ++i) seen = seen && static_cast<int>(a[i]) == r * 100 + static_cast<int>(i);
+    for (std::size_t i = 0; i < 37; ++i)
+      seen = seen && static_cast<int>(a[i]) == r * 100 + static_cast<int>(i);
     EXPECT_TRUE(seen) << "round " << r;
     pgas::sync_all();
   }
@@ -95,7 +102,8 @@ TEST(Churn, ten_thousand_arrays_come_and_go_without_growth_in_memory) {
   (void)before;
   (void)after;
 #else
-  EXPECT_LT(after - before, 8 * 1024) << "resident memory grew from " << before << " to " << after << " KiB";
+  EXPECT_LT(after - before, 8 * 1024)
+      << "resident memory grew from " << before << " to " << after << " KiB";
 #endif
 }
 
@@ -103,7 +111,8 @@ TEST(Churn, vector_growth_and_attach_cycles_keep_one_attachment) {
   pgas::vector<int> v;
   for (int round = 0; round < 1000; ++round) {
     v.push_back(round);
-    if (round % 3 == 0) v.push_back(-round);
+    if (round % 3 == 0)
+      v.push_back(-round);
     v.commit();
   }
   EXPECT_EQ(v.window().attachments(), 1u);

@@ -17,13 +17,17 @@ int main(int argc, char** argv) {
   pgas::array<int> a(16);
   if (in_a_call) {
     if (pgas::this_image() == 0) {
-      pgas::rpc_ff(1 % pgas::num_images(), [](int x) { throw std::runtime_error("a remote call gives up at " + std::to_string(x)); }, 42);
+      pgas::rpc_ff(
+          1 % pgas::num_images(),
+          [](int x) { throw std::runtime_error("a remote call gives up at " + std::to_string(x)); },
+          42);
     }
     pgas::sync_all();  // image 1 runs the call here, and the job ends
     return 0;
   }
   if (pgas::this_image() == 1 % pgas::num_images()) {
-    if (kill_instead) std::raise(SIGKILL);
+    if (kill_instead)
+      std::raise(SIGKILL);
     throw std::runtime_error("image 1 gives up");  // escapes main: nobody catches it
   }
   pgas::sync_all();  // the other images wait here for an image that will never come

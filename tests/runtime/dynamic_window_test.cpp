@@ -14,9 +14,15 @@ namespace {
 
 using pgas::runtime::window;
 
-int me() { return static_cast<int>(pgas::this_image()); }
-int images() { return static_cast<int>(pgas::num_images()); }
-void sync() { pgas::runtime::sync_all(pgas::runtime::world_comm()); }
+int me() {
+  return static_cast<int>(pgas::this_image());
+}
+int images() {
+  return static_cast<int>(pgas::num_images());
+}
+void sync() {
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
 
 TEST(DynamicWindow, attributes_say_dynamic_with_no_memory) {
   auto w = window::create_dynamic(pgas::runtime::world_comm());
@@ -62,11 +68,13 @@ TEST(DynamicWindow, two_hundred_attach_detach_cycles) {
     auto region = std::make_unique<int[]>(static_cast<std::size_t>(cycle + 1));
     w.attach(region.get(), static_cast<std::size_t>(cycle + 1) * sizeof(int));
     const auto addresses = w.publish(region.get());
-    const MPI_Aint last = MPI_Aint_add(addresses[static_cast<std::size_t>(next)],
-                                       static_cast<MPI_Aint>(cycle) * static_cast<MPI_Aint>(sizeof(int)));
+    const MPI_Aint last =
+        MPI_Aint_add(addresses[static_cast<std::size_t>(next)],
+                     static_cast<MPI_Aint>(cycle) * static_cast<MPI_Aint>(sizeof(int)));
     pgas::runtime::put_value(w, cycle * 10 + me(), next, last);
     sync();
-    EXPECT_EQ(region[static_cast<std::size_t>(cycle)], cycle * 10 + (me() + images() - 1) % images());
+    EXPECT_EQ(region[static_cast<std::size_t>(cycle)],
+              cycle * 10 + (me() + images() - 1) % images());
     sync();  // nobody may still target the region when it is detached
     w.detach(region.get());
   }

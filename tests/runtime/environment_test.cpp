@@ -1,11 +1,10 @@
 // The environment, images and teams.
+#include <pgas/coarray.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/sync.hpp>
-
-#include <pgas/coarray.hpp>
 
 #include <gtest/gtest.h>
 
@@ -19,7 +18,8 @@ namespace {
 // a slot not yet written (a correct sync passes whatever the timing).
 void write_late_into(pgas::coarray<long[4]>& slots, const std::vector<int>& to) {
   const auto me = pgas::this_image();
-  if (me % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (me % 2 == 1)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   for (int img : to) slots(static_cast<std::size_t>(img))[me] = static_cast<long>(me) + 1;
 }
 
@@ -84,7 +84,8 @@ TEST(SyncImages, all_images_meets_every_other_image) {
   for (int img = 0; img < n; ++img) everyone.push_back(img);
   write_late_into(slots, everyone);
   pgas::sync_images(pgas::all_images);
-  for (int img = 0; img < n; ++img) EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from image " << img;
+  for (int img = 0; img < n; ++img)
+    EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from image " << img;
   pgas::sync_images(pgas::all_images);  // nobody rewrites a slot another still reads
 }
 
@@ -98,12 +99,14 @@ TEST(SyncImages, pairs_of_images_meet_and_bad_lists_are_refused) {
   }
   // Ring: each image names both neighbours, who name it back.
   std::vector<int> ring{(me + 1) % n};
-  if ((me + n - 1) % n != ring[0]) ring.push_back((me + n - 1) % n);
+  if ((me + n - 1) % n != ring[0])
+    ring.push_back((me + n - 1) % n);
   pgas::coarray<long[4]> slots;
   if (n > 1) {
     write_late_into(slots, ring);
     pgas::runtime::sync_images(ring);
-    for (int img : ring) EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from neighbour " << img;
+    for (int img : ring)
+      EXPECT_EQ(slots[static_cast<std::size_t>(img)], img + 1) << "from neighbour " << img;
   }
   pgas::sync_all();
   pgas::runtime::sync_images({});

@@ -15,8 +15,12 @@ namespace {
 
 using pgas::runtime::window;
 
-int me() { return static_cast<int>(pgas::this_image()); }
-int images() { return static_cast<int>(pgas::num_images()); }
+int me() {
+  return static_cast<int>(pgas::this_image());
+}
+int images() {
+  return static_cast<int>(pgas::num_images());
+}
 
 window zeroed_ints(std::size_t n) {
   auto w = window::allocate(pgas::runtime::world_comm(), n * sizeof(int), sizeof(int));
@@ -56,7 +60,8 @@ TEST(NeighbourhoodPhase, ring_neighbours_exchange_with_post_start_complete_wait)
   const int left = (me() + images() - 1) % images();
   const int right = (me() + 1) % images();
   std::vector<int> neighbours{left};
-  if (right != left) neighbours.push_back(right);
+  if (right != left)
+    neighbours.push_back(right);
   for (int step = 1; step <= 5; ++step) {
     w.begin_neighbourhood_phase(neighbours, neighbours);
     pgas::runtime::put_value(w, 100 * step + me(), right, 0);  // slot 0: from the left

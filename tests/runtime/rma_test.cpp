@@ -7,20 +7,25 @@
 
 #include <gtest/gtest.h>
 
+#include "window_flavors.hpp"
 #include <algorithm>
 #include <numeric>
 #include <vector>
-
-#include "window_flavors.hpp"
 
 namespace {
 
 using pgas::runtime::reduce_op;
 using pgas::test::memory_flavor;
 
-int me() { return static_cast<int>(pgas::this_image()); }
-int images() { return static_cast<int>(pgas::num_images()); }
-void sync() { pgas::runtime::sync_all(pgas::runtime::world_comm()); }
+int me() {
+  return static_cast<int>(pgas::this_image());
+}
+int images() {
+  return static_cast<int>(pgas::num_images());
+}
+void sync() {
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
 
 // A window of n longs per image, zeroed and visible to all.
 pgas::test::flavored_window longs(memory_flavor f, std::size_t n) {
@@ -130,8 +135,8 @@ TEST_P(Rma, get_accumulate_returns_the_old_values) {
                                                 0, 0, reduce_op::sum));
   const long one[1] = {1};
   long two[2] = {0, 0};
-  EXPECT_THROW(pgas::runtime::get_accumulate(w.win, std::span<const long>(one), std::span<long>(two),
-                                             0, 0, reduce_op::sum),
+  EXPECT_THROW(pgas::runtime::get_accumulate(w.win, std::span<const long>(one),
+                                             std::span<long>(two), 0, 0, reduce_op::sum),
                pgas::usage_error);
 }
 
@@ -187,7 +192,8 @@ TEST_P(Rma, strided_put_and_get_move_a_column) {
   std::vector<long> got(rows);
   pgas::runtime::get_strided(w.win, got.data(), pgas::runtime::strided{1, rows, rows}, next, 3,
                              column);
-  for (std::size_t r = 0; r < rows; ++r) EXPECT_EQ(got[r], 1000L * me() + static_cast<long>(r * cols + 1));
+  for (std::size_t r = 0; r < rows; ++r)
+    EXPECT_EQ(got[r], 1000L * me() + static_cast<long>(r * cols + 1));
   // A pattern running past the target's memory is refused before MPI sees it.
   EXPECT_THROW(pgas::runtime::put_strided(w.win, mine.data(), column, next, 4 + cols, column),
                pgas::out_of_range);
@@ -211,8 +217,12 @@ TEST_P(Rma, structs_travel_as_bytes) {
   sync();
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryFlavor, Rma, ::testing::ValuesIn(pgas::test::all_memory_flavors),
-                         [](const auto& param_info) { return pgas::test::name_of(param_info.param); });
+INSTANTIATE_TEST_SUITE_P(EveryFlavor,
+                         Rma,
+                         ::testing::ValuesIn(pgas::test::all_memory_flavors),
+                         [](const auto& param_info) {
+                           return pgas::test::name_of(param_info.param);
+                         });
 
 TEST(Staging, many_value_puts_between_syncs_stay_correct) {
   // More staged bytes than the bound, so staging completes and reuses its memory meanwhile.
@@ -247,7 +257,8 @@ TEST(MpiError, names_the_call_the_image_and_mpis_message) {
     char mpis[MPI_MAX_ERROR_STRING];
     int length = 0;
     MPI_Error_string(MPI_ERR_RANK, mpis, &length);
-    EXPECT_NE(what.find(std::string(mpis, static_cast<std::size_t>(length))), std::string::npos) << what;
+    EXPECT_NE(what.find(std::string(mpis, static_cast<std::size_t>(length))), std::string::npos)
+        << what;
   }
 }
 

@@ -14,10 +14,14 @@ enum class memory_flavor { create_owned, create_caller_memory, allocate, allocat
 
 inline std::string name_of(memory_flavor f) {
   switch (f) {
-    case memory_flavor::create_owned: return "create_owned";
-    case memory_flavor::create_caller_memory: return "create_caller_memory";
-    case memory_flavor::allocate: return "allocate";
-    case memory_flavor::allocate_shared: return "allocate_shared";
+    case memory_flavor::create_owned:
+      return "create_owned";
+    case memory_flavor::create_caller_memory:
+      return "create_caller_memory";
+    case memory_flavor::allocate:
+      return "allocate";
+    case memory_flavor::allocate_shared:
+      return "allocate_shared";
   }
   return "unknown";
 }
@@ -25,9 +29,12 @@ inline std::string name_of(memory_flavor f) {
 inline runtime::window_flavor expected_flavor(memory_flavor f) {
   switch (f) {
     case memory_flavor::create_owned:
-    case memory_flavor::create_caller_memory: return runtime::window_flavor::create;
-    case memory_flavor::allocate: return runtime::window_flavor::allocate;
-    case memory_flavor::allocate_shared: return runtime::window_flavor::shared;
+    case memory_flavor::create_caller_memory:
+      return runtime::window_flavor::create;
+    case memory_flavor::allocate:
+      return runtime::window_flavor::allocate;
+    case memory_flavor::allocate_shared:
+      return runtime::window_flavor::shared;
   }
   return runtime::window_flavor::dynamic;
 }
@@ -42,12 +49,16 @@ inline flavored_window make_window(memory_flavor f, std::size_t bytes, int disp_
   const MPI_Comm comm = runtime::world_comm();
   flavored_window out;
   switch (f) {
-    case memory_flavor::create_owned: out.win = runtime::window::create(comm, bytes, disp_unit); break;
+    case memory_flavor::create_owned:
+      out.win = runtime::window::create(comm, bytes, disp_unit);
+      break;
     case memory_flavor::create_caller_memory:
       out.caller_memory = std::make_unique<std::vector<std::byte>>(bytes);
       out.win = runtime::window::create(comm, out.caller_memory->data(), bytes, disp_unit);
       break;
-    case memory_flavor::allocate: out.win = runtime::window::allocate(comm, bytes, disp_unit); break;
+    case memory_flavor::allocate:
+      out.win = runtime::window::allocate(comm, bytes, disp_unit);
+      break;
     // All images of these tests run on one node, so world is a shared-memory communicator.
     case memory_flavor::allocate_shared:
       out.win = runtime::window::allocate_shared(comm, bytes, disp_unit);

@@ -4,19 +4,18 @@
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
-#include <pgas/runtime/window.hpp>
 #include <pgas/runtime/team_window.hpp>
+#include <pgas/runtime/window.hpp>
 
 #include <gtest/gtest.h>
 
+#include "window_flavors.hpp"
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
-#include <vector>
 #include <type_traits>
-
-#include "window_flavors.hpp"
+#include <vector>
 
 namespace {
 
@@ -28,8 +27,12 @@ static_assert(!std::is_copy_assignable_v<window>);
 static_assert(std::is_nothrow_move_constructible_v<window>);
 static_assert(std::is_nothrow_move_assignable_v<window>);
 
-int me() { return static_cast<int>(pgas::this_image()); }
-int images() { return static_cast<int>(pgas::num_images()); }
+int me() {
+  return static_cast<int>(pgas::this_image());
+}
+int images() {
+  return static_cast<int>(pgas::num_images());
+}
 
 class Window : public ::testing::TestWithParam<memory_flavor> {};
 
@@ -98,7 +101,8 @@ TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
 // exposure to the next line (by the same number of units on every image, which Open MPI and
 // MPICH allow) and translates displacements, so puts and gets still land where base() says.
 TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_where_base_says) {
-  if (GetParam() == memory_flavor::create_caller_memory) GTEST_SKIP() << "the caller chose the memory";
+  if (GetParam() == memory_flavor::create_caller_memory)
+    GTEST_SKIP() << "the caller chose the memory";
   struct triple {
     double x, y, z;
   };
@@ -113,7 +117,8 @@ TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_
     // Every image fills the next one's whole exposure, the last byte included, as triples.
     const int next = (me() + 1) % images();
     std::vector<triple> mine(elements);
-    for (std::size_t k = 0; k < elements; ++k) mine[k] = {1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
+    for (std::size_t k = 0; k < elements; ++k)
+      mine[k] = {1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
     const auto units_per_triple = static_cast<MPI_Aint>(24 / unit);
     for (std::size_t k = 0; k < elements; ++k) {
       pgas::runtime::put_value(w.win, mine[k], next, static_cast<MPI_Aint>(k) * units_per_triple);
@@ -128,7 +133,8 @@ TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_
     }
     // And a get of the last triple of the next image reads what this image put there.
     triple back{};
-    pgas::runtime::get(w.win, std::span{&back, 1}, next, static_cast<MPI_Aint>(elements - 1) * units_per_triple);
+    pgas::runtime::get(w.win, std::span{&back, 1}, next,
+                       static_cast<MPI_Aint>(elements - 1) * units_per_triple);
     EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
     pgas::runtime::sync_all(pgas::runtime::world_comm());
   }
@@ -159,7 +165,8 @@ TEST_P(Window, bad_target_rank_and_displacement_throw_and_the_window_keeps_worki
   pgas::runtime::sync_all(pgas::runtime::world_comm());
   EXPECT_THROW(pgas::runtime::put_value(w.win, 1, images(), 0), pgas::usage_error);
   EXPECT_THROW(pgas::runtime::put_value(w.win, 1, -1, 0), pgas::usage_error);
-  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, 0, 8), pgas::out_of_range);  // 8*4 = 32: past the end
+  EXPECT_THROW(pgas::runtime::put_value(w.win, 1, 0, 8),
+               pgas::out_of_range);  // 8*4 = 32: past the end
   EXPECT_THROW(pgas::runtime::put_value(w.win, 1, 0, -1), pgas::out_of_range);
   int got = 0;
   EXPECT_THROW(pgas::runtime::get(w.win, std::span{&got, 1}, 0, 1 << 20), pgas::out_of_range);
@@ -175,8 +182,12 @@ TEST_P(Window, zero_or_negative_disp_unit_is_refused_on_every_image) {
   EXPECT_THROW((void)pgas::test::make_window(GetParam(), 8, -4), pgas::usage_error);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryFlavor, Window, ::testing::ValuesIn(pgas::test::all_memory_flavors),
-                         [](const auto& param_info) { return pgas::test::name_of(param_info.param); });
+INSTANTIATE_TEST_SUITE_P(EveryFlavor,
+                         Window,
+                         ::testing::ValuesIn(pgas::test::all_memory_flavors),
+                         [](const auto& param_info) {
+                           return pgas::test::name_of(param_info.param);
+                         });
 
 TEST(SharedWindow, shared_query_gives_direct_pointers_to_peers) {
   auto w = window::allocate_shared(pgas::runtime::world_comm(), 8 * sizeof(int), sizeof(int));
@@ -221,8 +232,10 @@ TEST(WindowHints, typed_hints_are_accepted_by_mpi) {
 namespace {
 
 window world_longs(std::size_t per_image) {
-  const std::vector<std::size_t> every(static_cast<std::size_t>(images()), per_image * sizeof(long));
-  return pgas::runtime::allocate_team_window(pgas::runtime::world_comm(), per_image * sizeof(long), sizeof(long), every);
+  const std::vector<std::size_t> every(static_cast<std::size_t>(images()),
+                                       per_image * sizeof(long));
+  return pgas::runtime::allocate_team_window(pgas::runtime::world_comm(), per_image * sizeof(long),
+                                             sizeof(long), every);
 }
 
 TEST(WindowPool, a_released_window_is_reused_by_the_next_of_the_same_shape_only) {
@@ -233,7 +246,8 @@ TEST(WindowPool, a_released_window_is_reused_by_the_next_of_the_same_shape_only)
   }
   // The kept window stays allocated, so a window not handed it lies elsewhere.
   const std::vector<std::size_t> every(static_cast<std::size_t>(images()), 32 * sizeof(long));
-  window plain = window::allocate(pgas::runtime::world_comm(), 32 * sizeof(long), sizeof(long), every);
+  window plain =
+      window::allocate(pgas::runtime::world_comm(), 32 * sizeof(long), sizeof(long), every);
   EXPECT_NE(plain.base(), first);  // not a container window: never handed a kept one
   window other = world_longs(33);  // nor is a different shape
   EXPECT_NE(other.base(), first);
@@ -261,7 +275,8 @@ TEST(WindowPool, writes_issued_before_release_have_all_landed_when_reused_and_no
     // Read before anything is written: every put issued before the release is already here,
     // none partly (the pool completes them before it hands the window out).
     for (std::size_t k = 0; k < n; ++k) {
-      ASSERT_EQ(mine[k], 1000L * round + static_cast<long>(k)) << "round " << round << ", element " << k;
+      ASSERT_EQ(mine[k], 1000L * round + static_cast<long>(k))
+          << "round " << round << ", element " << k;
     }
     // And nothing of those puts lands after the new owner's own writes.
     std::fill_n(mine, n, -1L);

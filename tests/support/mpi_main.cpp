@@ -9,9 +9,8 @@
 // naming the test, so such a failure is reported at once rather than as a CTest timeout.
 #include <pgas/runtime/environment.hpp>
 
-#include <mpi.h>
-
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <chrono>
 #include <cstdio>
@@ -31,10 +30,11 @@ class failure_printer : public ::testing::EmptyTestEventListener {
   // take a lock it already holds.
   void OnTestStart(const ::testing::TestInfo& test) override { current_ = name_of(test); }
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
-    if (!result.failed()) return;
-    std::fprintf(stderr, "image %zu: %s failed at %s:%d\n%s\n", pgas::this_image(), current_.c_str(),
-                 result.file_name() != nullptr ? result.file_name() : "?", result.line_number(),
-                 result.message());
+    if (!result.failed())
+      return;
+    std::fprintf(stderr, "image %zu: %s failed at %s:%d\n%s\n", pgas::this_image(),
+                 current_.c_str(), result.file_name() != nullptr ? result.file_name() : "?",
+                 result.line_number(), result.message());
   }
   std::string current_;
 };
@@ -43,7 +43,8 @@ class failure_printer : public ::testing::EmptyTestEventListener {
 // job: long enough for a slow image on a loaded machine to finish a passing test, far below
 // the CTest timeout. PGAS_TEST_AGREEMENT_SECONDS overrides it.
 double agreement_grace_seconds() {
-  if (const char* s = std::getenv("PGAS_TEST_AGREEMENT_SECONDS")) return std::atof(s);
+  if (const char* s = std::getenv("PGAS_TEST_AGREEMENT_SECONDS"))
+    return std::atof(s);
   return 20.0;
 }
 
@@ -56,7 +57,8 @@ class outcome_agreement : public ::testing::EmptyTestEventListener {
   ~outcome_agreement() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (finalized == 0) MPI_Comm_free(&comm_);
+    if (finalized == 0)
+      MPI_Comm_free(&comm_);
   }
   outcome_agreement(const outcome_agreement&) = delete;
   outcome_agreement& operator=(const outcome_agreement&) = delete;
@@ -77,18 +79,22 @@ class outcome_agreement : public ::testing::EmptyTestEventListener {
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (failed_here == 0 && images_failed > 0) {
-      ADD_FAILURE() << "this test failed on " << images_failed << " other image(s); see their messages";
+      ADD_FAILURE() << "this test failed on " << images_failed
+                    << " other image(s); see their messages";
     }
   }
 
  private:
   static bool wait_a_while(MPI_Request& request) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(agreement_grace_seconds());
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(agreement_grace_seconds());
     for (;;) {
       int done = 0;
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-      if (done != 0) return true;
-      if (std::chrono::steady_clock::now() > until) return false;
+      if (done != 0)
+        return true;
+      if (std::chrono::steady_clock::now() > until)
+        return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }

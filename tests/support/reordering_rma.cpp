@@ -61,33 +61,40 @@ bool named(MPI_Datatype t) {
 
 // A handle that stays valid whatever the caller frees after issuing the put.
 MPI_Datatype keep(MPI_Datatype t) {
-  if (named(t)) return t;
+  if (named(t))
+    return t;
   MPI_Datatype copy = MPI_DATATYPE_NULL;
   PMPI_Type_dup(t, &copy);
   return copy;
 }
 
 void release_type(MPI_Datatype t) {
-  if (!named(t)) PMPI_Type_free(&t);
+  if (!named(t))
+    PMPI_Type_free(&t);
 }
 
 // Issues the held puts of `win` to `rank` (every rank: MPI_ANY_SOURCE), the newest first.
 int release(MPI_Win win, int rank) {
-  if (!reordering()) return MPI_SUCCESS;
+  if (!reordering())
+    return MPI_SUCCESS;
   auto found = held().find(win);
-  if (found == held().end()) return MPI_SUCCESS;
+  if (found == held().end())
+    return MPI_SUCCESS;
   std::vector<held_put>& puts = found->second;
   std::vector<held_put> keep_back;
   std::vector<held_put> go;
-  for (auto& p : puts) (rank == MPI_ANY_SOURCE || p.target_rank == rank ? go : keep_back).push_back(std::move(p));
+  for (auto& p : puts)
+    (rank == MPI_ANY_SOURCE || p.target_rank == rank ? go : keep_back).push_back(std::move(p));
   puts = std::move(keep_back);
-  if (go.size() > 1) released_out_of_order += go.size();
+  if (go.size() > 1)
+    released_out_of_order += go.size();
   int rc = MPI_SUCCESS;
   for (auto it = go.rbegin(); it != go.rend(); ++it) {
     const void* origin = it->copy ? static_cast<const void*>(it->copy->data()) : it->origin;
-    const int r = PMPI_Put(origin, it->origin_count, it->origin_type, it->target_rank, it->target_disp,
-                           it->target_count, it->target_type, win);
-    if (r != MPI_SUCCESS) rc = r;
+    const int r = PMPI_Put(origin, it->origin_count, it->origin_type, it->target_rank,
+                           it->target_disp, it->target_count, it->target_type, win);
+    if (r != MPI_SUCCESS)
+      rc = r;
     release_type(it->origin_type);
     release_type(it->target_type);
   }
@@ -95,15 +102,23 @@ int release(MPI_Win win, int rank) {
   static std::vector<std::shared_ptr<std::vector<char>>> completing;
   completing.clear();
   for (auto& p : go) {
-    if (p.copy) completing.push_back(p.copy);
+    if (p.copy)
+      completing.push_back(p.copy);
   }
   return rc;
 }
 
-int hold(const void* origin, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-         int target_count, MPI_Datatype target_type, MPI_Win win, bool copy_origin) {
-  held_put p{origin,        nullptr,     origin_count, keep(origin_type), target_rank,
-             target_disp,   target_count, keep(target_type)};
+int hold(const void* origin,
+         int origin_count,
+         MPI_Datatype origin_type,
+         int target_rank,
+         MPI_Aint target_disp,
+         int target_count,
+         MPI_Datatype target_type,
+         MPI_Win win,
+         bool copy_origin) {
+  held_put p{origin,      nullptr,     origin_count, keep(origin_type),
+             target_rank, target_disp, target_count, keep(target_type)};
   if (copy_origin) {
     // The copy keeps the origin's layout (the put reads it at the same offsets from its start);
     // the element types pgas puts with have a lower bound of 0 or more.
@@ -114,13 +129,15 @@ int hold(const void* origin, int origin_count, MPI_Datatype origin_type, int tar
     MPI_Aint extent = 0;
     PMPI_Type_get_extent(origin_type, &ignored, &extent);
     if (lb < 0) {
-      std::fprintf(stderr, "reordering layer: an MPI_Rput origin type with a negative lower bound\n");
+      std::fprintf(stderr,
+                   "reordering layer: an MPI_Rput origin type with a negative lower bound\n");
       std::abort();
     }
     const MPI_Aint bytes = origin_count == 0 ? 0 : lb + (origin_count - 1) * extent + true_extent;
     p.copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(bytes));
     if (bytes > lb) {
-      std::memcpy(p.copy->data() + lb, static_cast<const char*>(origin) + lb, static_cast<std::size_t>(bytes - lb));
+      std::memcpy(p.copy->data() + lb, static_cast<const char*>(origin) + lb,
+                  static_cast<std::size_t>(bytes - lb));
     }
   }
   held()[win].push_back(std::move(p));
@@ -135,26 +152,49 @@ int query_done(void*, MPI_Status* status) {
   status->MPI_TAG = MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
-int free_nothing(void*) { return MPI_SUCCESS; }
-int cancel_nothing(void*, int) { return MPI_SUCCESS; }
+int free_nothing(void*) {
+  return MPI_SUCCESS;
+}
+int cancel_nothing(void*, int) {
+  return MPI_SUCCESS;
+}
 
 }  // namespace
 
 extern "C" {
 
-int MPI_Put(const void* origin, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-            int target_count, MPI_Datatype target_type, MPI_Win win) {
-  if (!reordering()) return PMPI_Put(origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win);
-  return hold(origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win, false);
+int MPI_Put(const void* origin,
+            int origin_count,
+            MPI_Datatype origin_type,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_type,
+            MPI_Win win) {
+  if (!reordering())
+    return PMPI_Put(origin, origin_count, origin_type, target_rank, target_disp, target_count,
+                    target_type, win);
+  return hold(origin, origin_count, origin_type, target_rank, target_disp, target_count,
+              target_type, win, false);
 }
 
-int MPI_Rput(const void* origin, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-             int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request) {
+int MPI_Rput(const void* origin,
+             int origin_count,
+             MPI_Datatype origin_type,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_type,
+             MPI_Win win,
+             MPI_Request* request) {
   if (!reordering()) {
-    return PMPI_Rput(origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win, request);
+    return PMPI_Rput(origin, origin_count, origin_type, target_rank, target_disp, target_count,
+                     target_type, win, request);
   }
-  const int rc = hold(origin, origin_count, origin_type, target_rank, target_disp, target_count, target_type, win, true);
-  if (rc != MPI_SUCCESS) return rc;
+  const int rc = hold(origin, origin_count, origin_type, target_rank, target_disp, target_count,
+                      target_type, win, true);
+  if (rc != MPI_SUCCESS)
+    return rc;
   PMPI_Grequest_start(query_done, free_nothing, cancel_nothing, nullptr, request);
   return PMPI_Grequest_complete(*request);
 }
@@ -202,11 +242,13 @@ int MPI_Win_free(MPI_Win* win) {
 int MPI_Finalize() {
   if (reordering()) {
     unsigned long long everywhere = 0;
-    PMPI_Allreduce(&released_out_of_order, &everywhere, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    std::fprintf(stderr, "reordering layer: %llu puts held here, %llu issued out of order in all\n", held_count,
-                 everywhere);
+    PMPI_Allreduce(&released_out_of_order, &everywhere, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                   MPI_COMM_WORLD);
+    std::fprintf(stderr, "reordering layer: %llu puts held here, %llu issued out of order in all\n",
+                 held_count, everywhere);
     if (everywhere == 0) {
-      std::fprintf(stderr, "reordering layer: PGAS_TEST_REORDER_PUTS=1 but no puts were reordered\n");
+      std::fprintf(stderr,
+                   "reordering layer: PGAS_TEST_REORDER_PUTS=1 but no puts were reordered\n");
       PMPI_Finalize();
       std::exit(1);
     }

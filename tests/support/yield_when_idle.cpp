@@ -6,12 +6,11 @@
 // It only works if MPICH progresses through UCX: with PGAS_YIELD_SHIM_REPORT set, a process
 // says at exit how often it was called, and a CTest check (mpich.yield_shim_in_use) requires
 // that number to be positive.
-#include <dlfcn.h>
-#include <sched.h>
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
+#include <sched.h>
 
 namespace {
 using progress_function = unsigned (*)(void*);
@@ -25,9 +24,11 @@ __attribute__((destructor)) void report_calls() {
 }  // namespace
 
 extern "C" unsigned ucp_worker_progress(void* worker) {
-  static const auto real = reinterpret_cast<progress_function>(dlsym(RTLD_NEXT, "ucp_worker_progress"));
+  static const auto real =
+      reinterpret_cast<progress_function>(dlsym(RTLD_NEXT, "ucp_worker_progress"));
   calls.fetch_add(1, std::memory_order_relaxed);
   const unsigned events = real(worker);
-  if (events == 0) sched_yield();
+  if (events == 0)
+    sched_yield();
   return events;
 }

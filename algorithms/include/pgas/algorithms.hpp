@@ -8,8 +8,8 @@
 #include <pgas/algorithms/search.hpp>
 #include <pgas/algorithms/sort.hpp>
 #include <pgas/algorithms/stencil.hpp>
-#include <pgas/algorithms/transpose.hpp>
 #include <pgas/algorithms/transform.hpp>
+#include <pgas/algorithms/transpose.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/views/enumerate.hpp>
 #include <pgas/views/local.hpp>

@@ -32,8 +32,11 @@ template <class T>
 /// Counts (PGAS_STATS) a plain load or store of `count` elements at p when they are a
 /// same-node peer's, not this image's own.
 template <class T>
-void count_if_peer(const global_ptr<T>& p, transfer_count rma_stats::*which, std::size_t count) noexcept {
-  if (!p.owned_here()) runtime::statistics::count(which, count * sizeof(T));
+void count_if_peer(const global_ptr<T>& p,
+                   transfer_count rma_stats::*which,
+                   std::size_t count) noexcept {
+  if (!p.owned_here())
+    runtime::statistics::count(which, count * sizeof(T));
 }
 
 /// Reads *p. Blocks until the value has arrived. `what` names the read in a usage_error.
@@ -51,9 +54,11 @@ template <class T>
 
 /// Reads out.size() consecutive elements of p's owner, starting at p, into out. Blocks.
 template <class T>
-void load_n(const global_ptr<T>& p, std::span<std::remove_const_t<T>> out,
+void load_n(const global_ptr<T>& p,
+            std::span<std::remove_const_t<T>> out,
             const char* what = "a blocking read") {
-  if (out.empty()) return;
+  if (out.empty())
+    return;
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_loads, out.size());
     std::copy_n(p.local_for_reading(what), out.size(), out.begin());
@@ -64,8 +69,7 @@ void load_n(const global_ptr<T>& p, std::span<std::remove_const_t<T>> out,
 
 /// Writes v to *p. Returns at once (the value is copied); complete at the next sync point.
 template <class T>
-  requires(!std::is_const_v<T>)
-void store(const global_ptr<T>& p, const T& v) {
+requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, 1);
     *p.local() = v;
@@ -77,9 +81,9 @@ void store(const global_ptr<T>& p, const T& v) {
 /// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be
 /// reused; complete at the next sync point.
 template <class T>
-  requires(!std::is_const_v<T>)
-void store_n(const global_ptr<T>& p, std::span<const T> in) {
-  if (in.empty()) return;
+requires(!std::is_const_v<T>) void store_n(const global_ptr<T>& p, std::span<const T> in) {
+  if (in.empty())
+    return;
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, in.size());
     std::copy_n(in.begin(), in.size(), p.local());
@@ -91,8 +95,9 @@ void store_n(const global_ptr<T>& p, std::span<const T> in) {
 /// *p = *p op v, atomically with respect to other accumulates. Returns at once; complete at the
 /// next sync point.
 template <class T>
-  requires(!std::is_const_v<T>)
-void accumulate(const global_ptr<T>& p, const T& v, runtime::reduce_op op) {
+requires(!std::is_const_v<T>) void accumulate(const global_ptr<T>& p,
+                                              const T& v,
+                                              runtime::reduce_op op) {
   runtime::accumulate_value(*p.window(), v, rank_of(p), p.displacement(), op);
 }
 
@@ -106,8 +111,8 @@ template <class T>
 
 /// Atomically replaces *p by `desired` if it equals `expected`; returns the previous value.
 template <class T>
-  requires(!std::is_const_v<T>)
-[[nodiscard]] T compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
+requires(!std::is_const_v<T>) [[nodiscard]] T
+    compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
   return runtime::compare_and_swap(*p.window(), desired, expected, rank_of(p), p.displacement());
 }
 
@@ -115,10 +120,11 @@ template <class T>
 template <class T>
 [[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p) {
   using V = std::remove_const_t<T>;
-  if (p.is_local()) return future<V>::make_ready(*p.local_for_reading("async_get"));
+  if (p.is_local())
+    return future<V>::make_ready(*p.local_for_reading("async_get"));
   auto source = std::make_unique<request_source<V>>();
-  source->request = runtime::rget(*p.window(), std::span{&source->value, 1}, rank_of(p),
-                                  p.displacement());
+  source->request =
+      runtime::rget(*p.window(), std::span{&source->value, 1}, rank_of(p), p.displacement());
   return future<V>{std::move(source)};
 }
 
@@ -150,7 +156,8 @@ struct compare_and_swap_source final : future_source<T> {
     return result;
   }
   void complete() {
-    if (pending) window->flush_local(target);
+    if (pending)
+      window->flush_local(target);
     pending = false;
   }
   T desired{};
@@ -163,40 +170,44 @@ struct compare_and_swap_source final : future_source<T> {
 
 /// Starts *p = *p op v atomically; the future holds the previous value.
 template <class T>
-  requires(!std::is_const_v<T>)
-[[nodiscard]] future<T> async_fetch_and_op(const global_ptr<T>& p, const T& v, runtime::reduce_op op) {
+requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(const global_ptr<T>& p,
+                                                                         const T& v,
+                                                                         runtime::reduce_op op) {
   auto source = std::make_unique<atomic_request_source<T>>();
   source->operand = v;
-  source->request = runtime::rfetch_and_op(*p.window(), &source->operand, &source->result, rank_of(p),
-                                           p.displacement(), op);
+  source->request = runtime::rfetch_and_op(*p.window(), &source->operand, &source->result,
+                                           rank_of(p), p.displacement(), op);
   return future<T>{std::move(source)};
 }
 
 /// Starts replacing *p by `desired` if it holds `expected`; the future holds the previous value.
 template <class T>
-  requires(!std::is_const_v<T>)
-[[nodiscard]] future<T> async_compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
+requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(const global_ptr<T>& p,
+                                                                             const T& desired,
+                                                                             const T& expected) {
   auto source = std::make_unique<compare_and_swap_source<T>>();
   source->desired = desired;
   source->expected = expected;
   source->window = p.window();
   source->target = rank_of(p);
-  source->pending = !runtime::start_compare_and_swap(*p.window(), &source->desired, &source->expected,
-                                                      &source->result, source->target, p.displacement());
+  source->pending =
+      !runtime::start_compare_and_swap(*p.window(), &source->desired, &source->expected,
+                                       &source->result, source->target, p.displacement());
   return future<T>{std::move(source)};
 }
 
 /// Starts writing v to *p; the future is ready once v need not be kept (it is staged at once
 /// anyway). Complete at the next sync point.
 template <class T>
-  requires(!std::is_const_v<T>)
-[[nodiscard]] future<void> async_store(const global_ptr<T>& p, const T& v) {
+requires(!std::is_const_v<T>)
+    [[nodiscard]] future<void> async_store(const global_ptr<T>& p, const T& v) {
   auto source = std::make_unique<request_source<std::monostate>>();
   if (p.is_local()) {
     *p.local() = v;
   } else {
     auto* staged = static_cast<const T*>(p.window()->stage(&v, sizeof(v)));
-    source->request = runtime::rput(*p.window(), std::span{staged, 1}, rank_of(p), p.displacement());
+    source->request =
+        runtime::rput(*p.window(), std::span{staged, 1}, rank_of(p), p.displacement());
   }
   return future<void>{std::move(source)};
 }

@@ -5,10 +5,9 @@
 // tens of cycles on the paths that map one index after another (gather, scatter, aggregators,
 // histograms, element access).
 
-#include <libdivide.h>
-
 #include <cstddef>
 #include <cstdint>
+#include <libdivide.h>
 
 namespace pgas::detail {
 
@@ -21,8 +20,12 @@ class divisor {
   friend std::size_t operator/(std::size_t n, const divisor& d) noexcept {
     return static_cast<std::size_t>(d.fast_.divide(n));
   }
-  friend std::size_t operator%(std::size_t n, const divisor& d) noexcept { return n - (n / d) * d.value_; }
-  friend bool operator==(const divisor& a, const divisor& b) noexcept { return a.value_ == b.value_; }
+  friend std::size_t operator%(std::size_t n, const divisor& d) noexcept {
+    return n - (n / d) * d.value_;
+  }
+  friend bool operator==(const divisor& a, const divisor& b) noexcept {
+    return a.value_ == b.value_;
+  }
 
  private:
   std::uint64_t value_;

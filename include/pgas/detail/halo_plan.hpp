@@ -99,11 +99,15 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
         continue;
       }
       centre = false;
-      if (h[d] == 0 || (wraps && !periodic)) return;
-      if (dir[d] < 0) there[d] = wraps ? owners - 1 : mine[d] - 1;
-      if (dir[d] > 0) there[d] = wraps ? 0 : mine[d] + 1;
+      if (h[d] == 0 || (wraps && !periodic))
+        return;
+      if (dir[d] < 0)
+        there[d] = wraps ? owners - 1 : mine[d] - 1;
+      if (dir[d] > 0)
+        there[d] = wraps ? 0 : mine[d] + 1;
     }
-    if (centre) return;
+    if (centre)
+      return;
     const index theirs = layout.tile_extents(there);
     std::array<std::ptrdiff_t, N> from{};
     std::array<std::ptrdiff_t, N> to{};

@@ -9,12 +9,13 @@
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
+#include <ranges>
+
 #include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <ranges>
 #include <vector>
 
 namespace pgas::detail {
@@ -35,14 +36,16 @@ class in_place_combiner {
   explicit in_place_combiner(runtime::reduce_op op) noexcept : op_{op} {}
   void add(T* where, const T& value) noexcept {
     slot& s = ring_[added_ % runtime::in_place_lookahead];
-    if (added_ >= runtime::in_place_lookahead) (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
+    if (added_ >= runtime::in_place_lookahead)
+      (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
     __builtin_prefetch(where, 1);
     s = {where, value};
     ++added_;
   }
   void finish() noexcept {
     runtime::statistics::count_many(&rma_stats::in_place_updates, added_, added_ * sizeof(T));
-    const std::size_t first = added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;
+    const std::size_t first =
+        added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;
     for (std::size_t k = first; k < added_; ++k) {
       const slot& s = ring_[k % runtime::in_place_lookahead];
       (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
@@ -65,17 +68,24 @@ class in_place_combiner {
 /// container, or its locked_elements) is updated in place, or there is nothing to apply;
 /// returns false, having done nothing, when MPI must carry the updates.
 template <class T, class Elements, class Indices, class Value>
-bool combine_in_place(Elements& elements, const Indices& indices, Value value, runtime::reduce_op op) {
+bool combine_in_place(Elements& elements,
+                      const Indices& indices,
+                      Value value,
+                      runtime::reduce_op op) {
   if constexpr (!runtime::processor_atomic<T>) {
     return false;
   } else {
     auto first = std::ranges::begin(indices);
-    if (first == std::ranges::end(indices)) return true;
-    if (!elements.element(static_cast<std::size_t>(*first)).window()->begin_in_place_updates()) return false;
+    if (first == std::ranges::end(indices))
+      return true;
+    if (!elements.element(static_cast<std::size_t>(*first)).window()->begin_in_place_updates())
+      return false;
     runtime::require_op_defined<T>(op);
     in_place_combiner<T> combiner(op);
     std::size_t u = 0;
-    for (const auto i : indices) combiner.add(elements.element(static_cast<std::size_t>(i)).local(), static_cast<T>(value(u++)));
+    for (const auto i : indices)
+      combiner.add(elements.element(static_cast<std::size_t>(i)).local(),
+                   static_cast<T>(value(u++)));
     combiner.finish();
     return true;
   }
@@ -90,8 +100,13 @@ bool combine_in_place(Elements& elements, const Indices& indices, Value value, r
 /// at its own share of the blocks, so images do not update one block at once. Updates of one
 /// element keep their order. `n`: the container's size, every index below it.
 template <class T, class Elements, class Indices>
-bool combine_same_value_in_place(Elements& elements, const Indices& indices, std::size_t n, const T& value,
-                                 runtime::reduce_op op, std::size_t part, std::size_t parts) {
+bool combine_same_value_in_place(Elements& elements,
+                                 const Indices& indices,
+                                 std::size_t n,
+                                 const T& value,
+                                 runtime::reduce_op op,
+                                 std::size_t part,
+                                 std::size_t parts) {
   if constexpr (!runtime::processor_atomic<T>) {
     return false;
   } else {
@@ -101,7 +116,9 @@ bool combine_same_value_in_place(Elements& elements, const Indices& indices, std
         n > std::numeric_limits<std::uint32_t>::max()) {
       return combine_in_place<T>(elements, indices, same, op);
     }
-    if (!elements.element(static_cast<std::size_t>(*std::ranges::begin(indices))).window()->begin_in_place_updates()) {
+    if (!elements.element(static_cast<std::size_t>(*std::ranges::begin(indices)))
+             .window()
+             ->begin_in_place_updates()) {
       return false;
     }
     runtime::require_op_defined<T>(op);
@@ -112,12 +129,14 @@ bool combine_same_value_in_place(Elements& elements, const Indices& indices, std
     for (const auto i : indices) ++end[(static_cast<std::size_t>(i) >> shift) + 1];
     for (std::size_t b = 1; b <= blocks; ++b) end[b] += end[b - 1];
     std::vector<std::uint32_t> sorted(updates);
-    for (const auto i : indices) sorted[end[static_cast<std::size_t>(i) >> shift]++] = static_cast<std::uint32_t>(i);
+    for (const auto i : indices)
+      sorted[end[static_cast<std::size_t>(i) >> shift]++] = static_cast<std::uint32_t>(i);
     in_place_combiner<T> combiner(op);
     const std::size_t first = blocks * part / parts;
     for (std::size_t k = 0; k < blocks; ++k) {
       const std::size_t b = (first + k) % blocks;
-      for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u) combiner.add(elements.element(sorted[u]).local(), value);
+      for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u)
+        combiner.add(elements.element(sorted[u]).local(), value);
     }
     combiner.finish();
     return true;

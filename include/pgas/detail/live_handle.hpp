@@ -14,7 +14,8 @@ class live_handle {
   live_handle() noexcept = default;
   live_handle(live_handle&& other) noexcept : live_(std::exchange(other.live_, false)) {}
   live_handle& operator=(live_handle&& other) noexcept {
-    if (this != &other) live_ = std::exchange(other.live_, false);
+    if (this != &other)
+      live_ = std::exchange(other.live_, false);
     return *this;
   }
   live_handle(const live_handle&) = delete;
@@ -23,7 +24,8 @@ class live_handle {
 
   /// Throws usage_error naming `container` if its owner was moved from.
   void require(const char* container) const {
-    if (!live_) throw usage_error(std::string("use of a moved-from ") + container);
+    if (!live_)
+      throw usage_error(std::string("use of a moved-from ") + container);
   }
 
  private:

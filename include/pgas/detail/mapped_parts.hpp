@@ -21,9 +21,13 @@ template <class T>
 /// The address in this process of element `offset` of image `img`'s part, or null when only
 /// RMA reaches it. `mine` is this image's part, `mapped` what mapped_parts() gave. Local.
 template <class T>
-[[nodiscard]] T* address_here(std::size_t img, std::size_t me, T* mine, const std::vector<T*>& mapped,
+[[nodiscard]] T* address_here(std::size_t img,
+                              std::size_t me,
+                              T* mine,
+                              const std::vector<T*>& mapped,
                               std::size_t offset) noexcept {
-  if (!mapped.empty()) return mapped[img] + offset;
+  if (!mapped.empty())
+    return mapped[img] + offset;
   return img == me ? mine + offset : nullptr;
 }
 

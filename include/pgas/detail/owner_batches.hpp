@@ -36,17 +36,23 @@ struct owner_batch {
 template <class T, class Local, class Remote>
 class owner_batches {
  public:
-  owner_batches(Local local, Remote remote) : local_{std::move(local)}, remote_{std::move(remote)} {}
+  owner_batches(Local local, Remote remote)
+      : local_{std::move(local)}, remote_{std::move(remote)} {}
 
   /// `length` elements from buffer position `position` on, lying in their owner's memory from
   /// `first` on, `step` elements apart (1: consecutively).
-  void add(std::size_t position, const global_ptr<T>& first, std::size_t length, std::size_t step = 1) {
-    if (length == 0) return;
+  void add(std::size_t position,
+           const global_ptr<T>& first,
+           std::size_t length,
+           std::size_t step = 1) {
+    if (length == 0)
+      return;
     if (first.is_local()) {
       local_(position, first, length, step);
       return;
     }
-    if (pending_.empty()) pending_.resize(static_cast<std::size_t>(first.window()->ranks()));
+    if (pending_.empty())
+      pending_.resize(static_cast<std::size_t>(first.window()->ranks()));
     auto& slot = pending_[first.image()];
     if (!slot) {
       slot = std::make_unique<building>();
@@ -59,7 +65,8 @@ class owner_batches {
     if (step == 1) {
       b.target.add(offset, length);
     } else {
-      for (std::size_t j = 0; j < length; ++j) b.target.add(offset + static_cast<MPI_Aint>(j * step), 1);
+      for (std::size_t j = 0; j < length; ++j)
+        b.target.add(offset + static_cast<MPI_Aint>(j * step), 1);
     }
     if (b.origin.starts().size() >= max_runs_per_operation ||
         b.target.starts().size() >= max_runs_per_operation) {
@@ -69,7 +76,8 @@ class owner_batches {
   /// Sends every owner's batch. Call once, after the last add().
   void finish() {
     for (auto& slot : pending_) {
-      if (slot) send(slot);
+      if (slot)
+        send(slot);
     }
   }
 

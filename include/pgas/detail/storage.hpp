@@ -9,7 +9,6 @@
 #include <pgas/global_iterator.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/global_ref.hpp>
-#include <pgas/segment.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
@@ -17,6 +16,7 @@
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/runtime/window.hpp>
+#include <pgas/segment.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -33,7 +33,10 @@ namespace pgas::detail {
 /// Checks, collectively over team t, that every image asks for the same container; throws
 /// usage_error on every image if not, before any window exists.
 template <class T, distribution Dist>
-void require_same_everywhere(const char* container, const pgas::team& t, std::size_t n, const Dist& dist) {
+void require_same_everywhere(const char* container,
+                             const pgas::team& t,
+                             std::size_t n,
+                             const Dist& dist) {
   runtime::require_environment(container);
   const long long mine[5] = {static_cast<long long>(n), static_cast<long long>(dist.kind()),
                              static_cast<long long>(dist.parameter()),
@@ -164,9 +167,13 @@ class storage {
       std::size_t image;
       std::size_t offset;
     };
-    [[nodiscard]] place place_of(std::size_t i) const noexcept { return {s_->dist.owner(i), s_->dist.local_offset(i)}; }
+    [[nodiscard]] place place_of(std::size_t i) const noexcept {
+      return {s_->dist.owner(i), s_->dist.local_offset(i)};
+    }
     /// How many elements image img owns, and the displacement of its first one. Local.
-    [[nodiscard]] std::size_t part_size(std::size_t img) const noexcept { return s_->dist.local_size(img); }
+    [[nodiscard]] std::size_t part_size(std::size_t img) const noexcept {
+      return s_->dist.local_size(img);
+    }
     [[nodiscard]] MPI_Aint part_displacement(std::size_t img) const noexcept {
       return s_->bases.empty() ? 0 : s_->bases[img];
     }
@@ -183,7 +190,8 @@ class storage {
     /// The elements for one use. Throws usage_error naming `what` if the container is gone.
     [[nodiscard]] locked_elements lock(const char* what) const {
       auto s = s_.lock();
-      if (!s) throw usage_error(std::string(what) + ": its container no longer exists");
+      if (!s)
+        throw usage_error(std::string(what) + ": its container no longer exists");
       return locked_elements{std::move(s)};
     }
     /// True once the container is gone. Cheap: no reference is taken.
@@ -213,7 +221,9 @@ class storage {
   ~storage() { issue_held_writes(); }
   /// A state for n elements laid out by dist over the images of team t; the caller adds the
   /// window and this image's memory. Local.
-  static std::unique_ptr<state_type> new_state(const pgas::team& t, const Dist& dist, std::size_t n) {
+  static std::unique_ptr<state_type> new_state(const pgas::team& t,
+                                               const Dist& dist,
+                                               std::size_t n) {
     auto s = std::make_unique<state_type>();
     s->home = t;
     s->me = t.rank();
@@ -227,16 +237,19 @@ class storage {
     sync();
   }
   [[nodiscard]] state_type& state() const {
-    if (!s_) throw usage_error("use of a moved-from pgas container");
+    if (!s_)
+      throw usage_error("use of a moved-from pgas container");
     return *s_;
   }
   void check_index(std::size_t i) const {
-    if (i >= size()) runtime::throw_out_of_range("index", i, size());
+    if (i >= size())
+      runtime::throw_out_of_range("index", i, size());
   }
   // Element i of the container whose state is s; out_of_range for i >= its size, checked before
   // the distribution divides by a block size that may be 0.
   static global_ptr<T> element_in(const state_type& s, std::size_t i) {
-    if (i >= s.dist.size()) runtime::throw_out_of_range("index", i, s.dist.size());
+    if (i >= s.dist.size())
+      runtime::throw_out_of_range("index", i, s.dist.size());
     const std::size_t img = s.dist.owner(i);
     const std::size_t off = s.dist.local_offset(i);
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
@@ -247,7 +260,8 @@ class storage {
   // Issues writes held back for later (aggregators) before the state, and its window, may go:
   // they may be meant for this container. Reports, never throws.
   void issue_held_writes() noexcept {
-    if (!s_ || !environment::active()) return;
+    if (!s_ || !environment::active())
+      return;
     try {
       runtime::issue_deferred_writes();
     } catch (const std::exception& e) {

@@ -20,7 +20,8 @@ class tile_layout {
 
   tile_layout() = default;
   /// `g` must have no zero extent.
-  tile_layout(const index& extents, const grid<N>& g, const index& halos) : grid_{g}, halos_{halos} {
+  tile_layout(const index& extents, const grid<N>& g, const index& halos)
+      : grid_{g}, halos_{halos} {
     for (std::size_t d = 0; d < N; ++d) {
       split_[d] = block{}.bind(extents[d], g.extent(d));
       owners_[d] = 0;
@@ -59,13 +60,15 @@ class tile_layout {
   /// True when the tile at c holds no element.
   [[nodiscard]] bool empty_tile(const index& c) const noexcept {
     for (std::size_t d = 0; d < N; ++d) {
-      if (split_[d].local_size(c[d]) == 0) return true;
+      if (split_[d].local_size(c[d]) == 0)
+        return true;
     }
     return false;
   }
   /// Elements of the tile at c with its ghosts (0 for an empty tile): what its image stores.
   [[nodiscard]] std::size_t stored_elements(const index& c) const noexcept {
-    if (empty_tile(c)) return 0;
+    if (empty_tile(c))
+      return 0;
     std::size_t n = 1;
     for (std::size_t d = 0; d < N; ++d) n *= split_[d].local_size(c[d]) + 2 * halos_[d];
     return n;
@@ -92,7 +95,8 @@ class tile_layout {
                                               const index& strides) const noexcept {
     std::ptrdiff_t off = 0;
     for (std::size_t d = 0; d < N; ++d) {
-      off += (local[d] + static_cast<std::ptrdiff_t>(halos_[d])) * static_cast<std::ptrdiff_t>(strides[d]);
+      off += (local[d] + static_cast<std::ptrdiff_t>(halos_[d])) *
+             static_cast<std::ptrdiff_t>(strides[d]);
     }
     return off;
   }
@@ -124,16 +128,19 @@ class tile_layout {
 template <std::size_t N, std::size_t M = N, class F>
 void for_each_index(const std::array<std::size_t, N>& sizes, F f) {
   for (std::size_t d = 0; d < N; ++d) {
-    if (sizes[d] == 0) return;
+    if (sizes[d] == 0)
+      return;
   }
   std::array<std::size_t, N> at{};
   while (true) {
     f(std::as_const(at));
     std::size_t d = M;
     while (true) {
-      if (d == 0) return;
+      if (d == 0)
+        return;
       --d;
-      if (++at[d] < sizes[d]) break;
+      if (++at[d] < sizes[d])
+        break;
       at[d] = 0;
     }
   }

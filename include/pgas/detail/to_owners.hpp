@@ -27,14 +27,19 @@ struct owner_share {
 /// `elements`: a container's locked_elements, whose window owner_applies_updates(); indices
 /// checked already. `shares`: room reused between calls. Local; complete at the next sync point.
 template <class T, class Elements, class Indices, class Value>
-bool send_to_owners(const Elements& elements, const Indices& indices, Value value, runtime::reduce_op op,
+bool send_to_owners(const Elements& elements,
+                    const Indices& indices,
+                    Value value,
+                    runtime::reduce_op op,
                     std::vector<owner_share<T>>& shares) {
   runtime::window& w = elements.window();
   const auto images = static_cast<std::size_t>(w.ranks());
   for (std::size_t img = 0; img < images; ++img) {
-    if (elements.part_size(img) > UINT32_MAX) return false;
+    if (elements.part_size(img) > UINT32_MAX)
+      return false;
   }
-  if (shares.size() != images) shares.assign(images, {});
+  if (shares.size() != images)
+    shares.assign(images, {});
   std::size_t u = 0;
   for (const auto i : indices) {
     const auto place = elements.place_of(static_cast<std::size_t>(i));
@@ -46,9 +51,9 @@ bool send_to_owners(const Elements& elements, const Indices& indices, Value valu
   for (std::size_t k = 1; k <= images; ++k) {
     const std::size_t img = (me + k) % images;
     owner_share<T>& s = shares[img];
-    runtime::owner_updates::update_batch(w, static_cast<int>(img), elements.part_displacement(img),
-                                         elements.part_size(img), std::span<const std::uint32_t>(s.offsets),
-                                         std::span<const T>(s.values), op);
+    runtime::owner_updates::update_batch(
+        w, static_cast<int>(img), elements.part_displacement(img), elements.part_size(img),
+        std::span<const std::uint32_t>(s.offsets), std::span<const T>(s.values), op);
     s.offsets.clear();
     s.values.clear();
   }

@@ -28,7 +28,8 @@ concept plain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
                 !std::is_member_pointer_v<T> && !std::is_reference_v<T>;
 
 /// True for the types a remote call carries: trivially copyable values, std::string,
-/// std::vector and std::optional of carried types, and what a codec specialisation adds (pgas::dist_object&).
+/// std::vector and std::optional of carried types, and what a codec specialisation adds
+/// (pgas::dist_object&).
 template <class T>
 concept carried = requires(const T& v, std::byte*& out, const std::byte*& in) {
   { codec<T>::size(v) } -> std::same_as<std::size_t>;
@@ -59,7 +60,8 @@ struct codec<std::string> {
   static std::size_t size(const std::string& s) { return sizeof(std::uint64_t) + s.size(); }
   static void write(std::byte*& out, const std::string& s) {
     codec<std::uint64_t>::write(out, s.size());
-    if (!s.empty()) std::memcpy(out, s.data(), s.size());
+    if (!s.empty())
+      std::memcpy(out, s.data(), s.size());
     out += s.size();
   }
   static std::string read(const std::byte*& in) {
@@ -84,7 +86,8 @@ struct codec<std::vector<T>> {
   static void write(std::byte*& out, const std::vector<T>& v) {
     codec<std::uint64_t>::write(out, v.size());
     if constexpr (plain<T>) {
-      if (!v.empty()) std::memcpy(out, v.data(), v.size() * sizeof(T));
+      if (!v.empty())
+        std::memcpy(out, v.data(), v.size() * sizeof(T));
       out += v.size() * sizeof(T);
     } else {
       for (const T& x : v) codec<T>::write(out, x);
@@ -96,7 +99,8 @@ struct codec<std::vector<T>> {
     v.reserve(n);
     if constexpr (plain<T>) {
       v.resize(n);
-      if (n != 0) std::memcpy(v.data(), in, n * sizeof(T));
+      if (n != 0)
+        std::memcpy(v.data(), in, n * sizeof(T));
       in += n * sizeof(T);
     } else {
       for (std::size_t k = 0; k < n; ++k) v.push_back(codec<T>::read(in));
@@ -110,10 +114,12 @@ struct codec<std::optional<T>> {
   static std::size_t size(const std::optional<T>& v) { return 1 + (v ? codec<T>::size(*v) : 0); }
   static void write(std::byte*& out, const std::optional<T>& v) {
     codec<bool>::write(out, v.has_value());
-    if (v) codec<T>::write(out, *v);
+    if (v)
+      codec<T>::write(out, *v);
   }
   static std::optional<T> read(const std::byte*& in) {
-    if (!codec<bool>::read(in)) return std::nullopt;
+    if (!codec<bool>::read(in))
+      return std::nullopt;
     return codec<T>::read(in);
   }
 };
@@ -141,7 +147,8 @@ using passed_t = decltype(unwrap<held_t<A>>(std::declval<std::remove_reference_t
 /// The function a remote call runs: a function pointer travels as the portable address of the
 /// function, a function object as its bytes (it must be trivially copyable).
 template <class Fn>
-concept callable_remotely = (std::is_pointer_v<Fn> && std::is_function_v<std::remove_pointer_t<Fn>>) ||
+concept callable_remotely = (std::is_pointer_v<Fn> &&
+                             std::is_function_v<std::remove_pointer_t<Fn>>) ||
                             (std::is_class_v<Fn> && std::is_trivially_copyable_v<Fn>);
 
 template <class Fn>
@@ -158,7 +165,8 @@ std::size_t function_size() {
 template <class Fn>
 void write_function(std::byte*& out, const Fn& f) {
   if constexpr (std::is_pointer_v<Fn>) {
-    codec<std::uint64_t>::write(out, runtime::portable_code_address(reinterpret_cast<const void*>(f)));
+    codec<std::uint64_t>::write(out,
+                                runtime::portable_code_address(reinterpret_cast<const void*>(f)));
   } else if constexpr (!std::is_empty_v<Fn>) {
     codec<Fn>::write(out, f);
   }

@@ -38,14 +38,17 @@ std::string describe(const D& dist) {
 template <distribution D>
 selection elements_of(const D& dist, std::size_t me) {
   const std::size_t mine = dist.local_size(me);
-  if (mine == 0) return {};
-  if (dist.kind() == distribution_kind::block) return {hyperslab::box({dist.global_index(me, 0)}, {mine})};
+  if (mine == 0)
+    return {};
+  if (dist.kind() == distribution_kind::block)
+    return {hyperslab::box({dist.global_index(me, 0)}, {mine})};
   const std::size_t b = dist.kind() == distribution_kind::cyclic ? 1 : dist.parameter();
   const std::size_t p = dist.images();
   const std::size_t full_blocks = dist.size() / b;
   const std::size_t my_full = full_blocks / p + (me < full_blocks % p ? 1 : 0);
   selection s;
-  if (my_full > 0) s.push_back(hyperslab{{me * b}, {p * b}, {my_full}, {b}});
+  if (my_full > 0)
+    s.push_back(hyperslab{{me * b}, {p * b}, {my_full}, {b}});
   if (dist.size() % b != 0 && me == full_blocks % p) {
     s.push_back(hyperslab::box({full_blocks * b}, {dist.size() % b}));
   }
@@ -58,8 +61,11 @@ transfer_plan plan_of_range(const Container& c) {
   const auto& dist = c.distribution();
   const auto me = static_cast<std::size_t>(c.window().rank());
   const std::size_t mine = c.local().size();
-  return transfer_plan{{c.size()}, elements_of(dist, me), {mine},
-                       mine == 0 ? selection{} : selection{hyperslab::box({0}, {mine})}, describe(dist)};
+  return transfer_plan{{c.size()},
+                       elements_of(dist, me),
+                       {mine},
+                       mine == 0 ? selection{} : selection{hyperslab::box({0}, {mine})},
+                       describe(dist)};
 }
 
 /// The plan for an ndarray: its tile, without ghost cells, against a box of the dataset.
@@ -87,8 +93,10 @@ transfer_plan plan_of_ndarray(const pgas::ndarray<T, N>& a, const std::string& d
 template <std::size_t N>
 std::string describe_grid(const pgas::grid<N>& g) {
   std::string s = "tiles on a ";
-  for (std::size_t d = 0; d < N; ++d) s += (d ? "x" : "") + std::to_string(g.extent(d));
-  return s + " grid (pgas::ndarray)";
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, wrongly: its bug 105651) of
+  // "literal" + std::string in optimised builds.
+  for (std::size_t d = 0; d < N; ++d) s.append(d ? "x" : "").append(std::to_string(g.extent(d)));
+  return s.append(" grid (pgas::ndarray)");
 }
 
 }  // namespace detail
@@ -99,13 +107,15 @@ std::string describe_grid(const pgas::grid<N>& g) {
 /// path, a file that is not HDF5, or a dataset of another type or shape there.
 template <class T, distribution D>
 void write(const array<T, D>& a, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a), a.local().data());
+  write_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
+                a.local().data());
 }
 
 /// Collective: writes the committed elements of `v`, as write(array) does.
 template <class T>
 void write(const vector<T>& v, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v), v.local().data());
+  write_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
+                v.local().data());
 }
 
 /// Collective: writes the elements of `a` (no ghost cells) as an N-dimensional dataset of its
@@ -113,14 +123,16 @@ void write(const vector<T>& v, const std::filesystem::path& file, const std::str
 template <class T, std::size_t N>
 void write(const ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
   write_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
-                detail::plan_of_ndarray(a, detail::describe_grid(a.grid())), a.local().with_halo().data());
+                detail::plan_of_ndarray(a, detail::describe_grid(a.grid())),
+                a.local().with_halo().data());
 }
 
 /// Collective: writes the rows x cols elements of `m` (no ghost cells) as a 2-D dataset.
 template <class T>
 void write(const matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
   write_dataset(m.window().comm(), file, dataset, element_type_of<T>(),
-                detail::plan_of_ndarray(m.cells(), "rows in blocks (pgas::matrix)"), m.local().with_halo().data());
+                detail::plan_of_ndarray(m.cells(), "rows in blocks (pgas::matrix)"),
+                m.local().with_halo().data());
 }
 
 /// Collective over the array's images: reads dataset `dataset` of `file` into `a`, whatever
@@ -129,7 +141,8 @@ void write(const matrix<T>& m, const std::filesystem::path& file, const std::str
 /// element type or shape is not the array's.
 template <class T, distribution D>
 void read(array<T, D>& a, const std::filesystem::path& file, const std::string& dataset) {
-  read_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a), a.local().data());
+  read_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
+               a.local().data());
 }
 
 /// Collective: resizes `v` to the dataset's length (any uncommitted elements are committed
@@ -143,7 +156,8 @@ void read(vector<T>& v, const std::filesystem::path& file, const std::string& da
                    std::to_string(shape.size()) + " dimensions; a pgas::vector reads one");
   }
   v.resize(static_cast<std::size_t>(shape[0]));
-  read_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v), v.local().data());
+  read_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
+               v.local().data());
 }
 
 /// Collective: reads a dataset of a's extents into the elements of `a`, whatever grid or image
@@ -151,7 +165,8 @@ void read(vector<T>& v, const std::filesystem::path& file, const std::string& da
 template <class T, std::size_t N>
 void read(ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
   read_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
-               detail::plan_of_ndarray(a, detail::describe_grid(a.grid())), a.local().with_halo().data());
+               detail::plan_of_ndarray(a, detail::describe_grid(a.grid())),
+               a.local().with_halo().data());
 }
 
 /// Collective: reads a rows x cols dataset into the owned elements of `m` (as for ndarray).

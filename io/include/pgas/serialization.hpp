@@ -6,8 +6,8 @@
 //
 //   std::vector<std::string> names = ...;
 //   names = pgas::co_broadcast(names, 0);
-//   std::string all = pgas::co_reduce(word, [](std::string a, const std::string& b) { return a + b; });
-//   std::vector<std::string> at_zero = pgas::co_gather(word, 0);
+//   std::string all = pgas::co_reduce(word, [](std::string a, const std::string& b) { return a + b;
+//   }); std::vector<std::string> at_zero = pgas::co_gather(word, 0);
 //
 // A type without serialization support does not compile (Boost names the missing
 // `serialize`). std::string, std::vector and std::pair work once this header is included;
@@ -52,7 +52,8 @@ runtime::byte_buffer to_bytes(const T& value) {
 
 template <class T>
 T from_bytes(const runtime::byte_buffer& bytes) {
-  std::istringstream in(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), std::ios::binary);
+  std::istringstream in(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                        std::ios::binary);
   boost::archive::binary_iarchive archive(in, boost::archive::no_header);
   T value;
   archive >> value;
@@ -60,12 +61,16 @@ T from_bytes(const runtime::byte_buffer& bytes) {
 }
 
 template <class T, class Op>
-T co_reduce_serialized(const char* what, const T& value, Op op, std::optional<std::size_t> result_image) {
+T co_reduce_serialized(const char* what,
+                       const T& value,
+                       Op op,
+                       std::optional<std::size_t> result_image) {
   const int root = agreed_image(what, 0, result_image);
   const auto combine = [&op](const runtime::byte_buffer& left, const runtime::byte_buffer& right) {
     return to_bytes<T>(op(from_bytes<T>(left), from_bytes<T>(right)));
   };
-  const runtime::byte_buffer out = runtime::reduce_buffers(to_bytes(value), combine, root, runtime::current_comm());
+  const runtime::byte_buffer out =
+      runtime::reduce_buffers(to_bytes(value), combine, root, runtime::current_comm());
   return root < 0 || static_cast<std::size_t>(root) == this_image() ? from_bytes<T>(out) : value;
 }
 
@@ -77,7 +82,8 @@ template <detail::serialized_value T>
 [[nodiscard]] T co_broadcast(const T& value, std::size_t source_image) {
   const int root = detail::agreed_image("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
-  if (this_image() == source_image) bytes = detail::to_bytes(value);
+  if (this_image() == source_image)
+    bytes = detail::to_bytes(value);
   runtime::broadcast_buffer(bytes, root, runtime::current_comm());
   return this_image() == source_image ? value : detail::from_bytes<T>(bytes);
 }

@@ -18,6 +18,8 @@ inline std::vector<std::size_t> updates_of(std::size_t img, std::size_t n, std::
 }
 
 /// What the index-gather table holds at index i: a value no other index holds.
-inline std::int64_t table_value(std::size_t i) { return -static_cast<std::int64_t>(i) - 1; }
+inline std::int64_t table_value(std::size_t i) {
+  return -static_cast<std::int64_t>(i) - 1;
+}
 
 }  // namespace bale

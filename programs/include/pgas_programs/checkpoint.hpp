@@ -34,18 +34,23 @@ constexpr std::int64_t checkpoint_format = 1;
 /// Collective: writes `fields` and `at` to `file` (via `file`.tmp, renamed once complete).
 /// Throws pgas::io_error on every image if writing or renaming fails; `file` is then as it was.
 template <class T>
-void save_checkpoint(const std::filesystem::path& file, const run_position& at, const named_fields<T>& fields) {
+void save_checkpoint(const std::filesystem::path& file,
+                     const run_position& at,
+                     const named_fields<T>& fields) {
   std::filesystem::path temporary = file;
   temporary += ".tmp";
   std::error_code ec;
-  if (pgas::this_image() == 0) std::filesystem::remove(temporary, ec);  // a kill's leftover
+  if (pgas::this_image() == 0)
+    std::filesystem::remove(temporary, ec);  // a kill's leftover
   pgas::sync_all();
   const auto& first = *fields.front().second;
-  std::vector<std::int64_t> about{detail::checkpoint_format, at.step, static_cast<std::int64_t>(first.extent(0)),
+  std::vector<std::int64_t> about{detail::checkpoint_format, at.step,
+                                  static_cast<std::int64_t>(first.extent(0)),
                                   static_cast<std::int64_t>(first.extent(1))};
   about.insert(about.end(), at.settings.begin(), at.settings.end());
   pgas::array<std::int64_t> record(about.size());
-  for (std::size_t k = 0; k < record.local().size(); ++k) record.local()[k] = about[record.global_index(k)];
+  for (std::size_t k = 0; k < record.local().size(); ++k)
+    record.local()[k] = about[record.global_index(k)];
   pgas::sync_all();
   pgas::hdf5::write(record, temporary, "/checkpoint/about");
   for (const auto& [name, field] : fields) pgas::hdf5::write(*field, temporary, name);
@@ -55,7 +60,8 @@ void save_checkpoint(const std::filesystem::path& file, const run_position& at, 
     renamed = !ec;
   }
   if (!pgas::co_broadcast(renamed, 0)) {
-    throw pgas::io_error("checkpoint: cannot rename " + temporary.string() + " to " + file.string());
+    throw pgas::io_error("checkpoint: cannot rename " + temporary.string() + " to " +
+                         file.string());
   }
 }
 
@@ -63,7 +69,8 @@ void save_checkpoint(const std::filesystem::path& file, const run_position& at, 
 /// Throws pgas::usage_error on every image if the checkpoint is of another format, shape or
 /// settings than `expected` says and the fields have; pgas::io_error as pgas::hdf5::read does.
 template <class T>
-std::int64_t restore_checkpoint(const std::filesystem::path& file, const run_position& expected,
+std::int64_t restore_checkpoint(const std::filesystem::path& file,
+                                const run_position& expected,
                                 const named_fields<T>& fields) {
   const auto& first = *fields.front().second;
   pgas::vector<std::int64_t> record;
@@ -74,14 +81,17 @@ std::int64_t restore_checkpoint(const std::filesystem::path& file, const run_pos
   if (about.size() != 4 + expected.settings.size() || about[0] != detail::checkpoint_format) {
     throw pgas::usage_error("checkpoint " + file.string() + " is not a checkpoint of this program");
   }
-  if (about[2] != static_cast<std::int64_t>(first.extent(0)) || about[3] != static_cast<std::int64_t>(first.extent(1))) {
-    throw pgas::usage_error("checkpoint " + file.string() + " holds a " + std::to_string(about[2]) + " x " +
-                            std::to_string(about[3]) + " grid; this run has " + std::to_string(first.extent(0)) + " x " +
+  if (about[2] != static_cast<std::int64_t>(first.extent(0)) ||
+      about[3] != static_cast<std::int64_t>(first.extent(1))) {
+    throw pgas::usage_error("checkpoint " + file.string() + " holds a " + std::to_string(about[2]) +
+                            " x " + std::to_string(about[3]) + " grid; this run has " +
+                            std::to_string(first.extent(0)) + " x " +
                             std::to_string(first.extent(1)));
   }
   for (std::size_t k = 0; k < expected.settings.size(); ++k) {
     if (about[4 + k] != expected.settings[k]) {
-      throw pgas::usage_error("checkpoint " + file.string() + " was written with other settings (mode or radius) "
+      throw pgas::usage_error("checkpoint " + file.string() +
+                              " was written with other settings (mode or radius) "
                               "than this run's");
     }
   }

@@ -4,7 +4,6 @@
 #include <pgas/runtime/environment.hpp>
 
 #include <CLI/CLI.hpp>
-
 #include <optional>
 
 namespace pgas_programs {
@@ -18,7 +17,8 @@ namespace pgas_programs {
     app.parse(argc, argv);
     return std::nullopt;
   } catch (const CLI::ParseError& e) {
-    if (pgas::this_image() == 0) return app.exit(e);
+    if (pgas::this_image() == 0)
+      return app.exit(e);
     return e.get_exit_code();
   }
 }

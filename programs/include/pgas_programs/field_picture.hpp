@@ -3,12 +3,11 @@
 // white from the least to the greatest, a bar of those colours beside the field, and the values
 // at five marks of the bar. Drawn and encoded by libgd (its built-in font for the numbers).
 
-#include <gd.h>
-#include <gdfonts.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <gd.h>
+#include <gdfonts.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,13 +27,18 @@ inline int heat_colour(double t) {
 
 /// Writes rows x cols values (row-major) to `path`. Small fields are enlarged so the scale's
 /// numbers fit beside them. Returns false if the file cannot be written. Local.
-inline bool write_field_png(const std::vector<float>& field, std::size_t rows, std::size_t cols, const std::string& path) {
-  if (rows == 0 || cols == 0 || field.size() != rows * cols) return false;
+inline bool write_field_png(const std::vector<float>& field,
+                            std::size_t rows,
+                            std::size_t cols,
+                            const std::string& path) {
+  if (rows == 0 || cols == 0 || field.size() != rows * cols)
+    return false;
   const auto [lo_it, hi_it] = std::minmax_element(field.begin(), field.end());
   const double lo = *lo_it;
   const double hi = *hi_it;
   const double span = hi > lo ? hi - lo : 1.0;
-  const int zoom = static_cast<int>(std::max<std::size_t>(1, 200 / std::min(rows, cols) + (std::min(rows, cols) < 200 ? 1 : 0)));
+  const int zoom = static_cast<int>(
+      std::max<std::size_t>(1, 200 / std::min(rows, cols) + (std::min(rows, cols) < 200 ? 1 : 0)));
   const int width = static_cast<int>(cols) * zoom;
   const int height = static_cast<int>(rows) * zoom;
   const gdFontPtr font = gdFontGetSmall();
@@ -43,8 +47,10 @@ inline bool write_field_png(const std::vector<float>& field, std::size_t rows, s
   const int margin = font->h;  // room above and below the bar for the end labels
   const int picture_width = bar_left + bar_width + 8 + 10 * font->w;
   const int picture_height = std::max(height, 5 * font->h) + 2 * margin;
-  std::unique_ptr<gdImage, void (*)(gdImagePtr)> im(gdImageCreateTrueColor(picture_width, picture_height), gdImageDestroy);
-  if (!im) return false;
+  std::unique_ptr<gdImage, void (*)(gdImagePtr)> im(
+      gdImageCreateTrueColor(picture_width, picture_height), gdImageDestroy);
+  if (!im)
+    return false;
   const int white = gdTrueColor(255, 255, 255);
   const int black = gdTrueColor(0, 0, 0);
   gdImageFilledRectangle(im.get(), 0, 0, picture_width - 1, picture_height - 1, white);
@@ -61,9 +67,11 @@ inline bool write_field_png(const std::vector<float>& field, std::size_t rows, s
   const int bar_height = picture_height - 2 * margin;
   for (int y = 0; y < bar_height; ++y) {
     const double t = 1.0 - static_cast<double>(y) / std::max(1, bar_height - 1);
-    gdImageLine(im.get(), bar_left, bar_top + y, bar_left + bar_width - 1, bar_top + y, detail::heat_colour(t));
+    gdImageLine(im.get(), bar_left, bar_top + y, bar_left + bar_width - 1, bar_top + y,
+                detail::heat_colour(t));
   }
-  gdImageRectangle(im.get(), bar_left, bar_top, bar_left + bar_width - 1, bar_top + bar_height - 1, black);
+  gdImageRectangle(im.get(), bar_left, bar_top, bar_left + bar_width - 1, bar_top + bar_height - 1,
+                   black);
   for (int k = 0; k <= 4; ++k) {
     const double t = k / 4.0;
     const int y = bar_top + static_cast<int>((1.0 - t) * (bar_height - 1));
@@ -75,10 +83,13 @@ inline bool write_field_png(const std::vector<float>& field, std::size_t rows, s
   }
   int bytes = 0;
   std::unique_ptr<void, void (*)(void*)> png(gdImagePngPtr(im.get(), &bytes), gdFree);
-  if (!png) return false;
+  if (!png)
+    return false;
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return false;
-  const bool written = std::fwrite(png.get(), 1, static_cast<std::size_t>(bytes), f) == static_cast<std::size_t>(bytes);
+  if (f == nullptr)
+    return false;
+  const bool written = std::fwrite(png.get(), 1, static_cast<std::size_t>(bytes), f) ==
+                       static_cast<std::size_t>(bytes);
   return std::fclose(f) == 0 && written;
 }
 

@@ -5,7 +5,6 @@
 #include <pgas/runtime/environment.hpp>
 
 #include <CLI/CLI.hpp>
-
 #include <cstddef>
 #include <string>
 
@@ -17,7 +16,8 @@ inline CLI::Option* add_grid_option(CLI::App& app, std::string& chosen, const st
   return app.add_option("--grid", chosen, about)->check([](const std::string& text) -> std::string {
     const auto x = text.find('x');
     if (x == std::string::npos || x == 0 || x + 1 == text.size() ||
-        text.find_first_not_of("0123456789x") != std::string::npos || text.find('x', x + 1) != std::string::npos) {
+        text.find_first_not_of("0123456789x") != std::string::npos ||
+        text.find('x', x + 1) != std::string::npos) {
       return "a grid is R x C images, written like 2x1";
     }
     const std::size_t r = std::stoul(text.substr(0, x));
@@ -32,7 +32,8 @@ inline CLI::Option* add_grid_option(CLI::App& app, std::string& chosen, const st
 
 /// The grid `text` names ("RxC", as checked above), or `otherwise` for "".
 inline pgas::grid<2> grid_of(const std::string& text, const pgas::grid<2>& otherwise) {
-  if (text.empty()) return otherwise;
+  if (text.empty())
+    return otherwise;
   const auto x = text.find('x');
   return pgas::grid({std::stoul(text.substr(0, x)), std::stoul(text.substr(x + 1))});
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Heat diffusion on pgas::ndarray<double, 2> (a pgas::matrix's cells()), shared by heat2d's heat mode and the teams example: an n x n
-// grid whose top edge is held at 1, advanced by Jacobi steps of the 5-point Laplacian.
+// Heat diffusion on pgas::ndarray<double, 2> (a pgas::matrix's cells()), shared by heat2d's heat
+// mode and the teams example: an n x n grid whose top edge is held at 1, advanced by Jacobi steps
+// of the 5-point Laplacian.
 
 #include <pgas/algorithms.hpp>
 
@@ -12,8 +13,10 @@ namespace heat {
 /// ghost cells outside the grid are never overwritten: fixed edges). Local; sync before use.
 inline void hold_top_edge_hot(pgas::ndarray<double, 2>& field) {
   const auto tile = field.local();
-  if (tile.size() == 0 || field.local_origin()[0] != 0) return;
-  for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(tile.extent(1)); ++j) tile(-1, j) = 1.0;
+  if (tile.size() == 0 || field.local_origin()[0] != 0)
+    return;
+  for (std::ptrdiff_t j = -1; j <= static_cast<std::ptrdiff_t>(tile.extent(1)); ++j)
+    tile(-1, j) = 1.0;
 }
 
 /// Two n x n fields with one ghost cell all round, every value 0 but the row above the grid,

@@ -1,7 +1,7 @@
 #pragma once
-// The Parallel Research Kernels star stencil on pgas::ndarray<double, 2>, shared by the heat2d example and
-// the stencil benchmark: input field, one sweep (out += star(in), then in += 1), and the local
-// part of the L1 norm the PRK check uses.
+// The Parallel Research Kernels star stencil on pgas::ndarray<double, 2>, shared by the heat2d
+// example and the stencil benchmark: input field, one sweep (out += star(in), then in += 1), and
+// the local part of the L1 norm the PRK check uses.
 
 #include <pgas/algorithms.hpp>
 
@@ -26,11 +26,16 @@ inline std::vector<double> star_weights(std::size_t radius) {
 template <class Body>
 decltype(auto) with_radius(std::size_t radius, Body&& body) {
   switch (radius) {
-    case 1: return body(std::integral_constant<std::ptrdiff_t, 1>{});
-    case 2: return body(std::integral_constant<std::ptrdiff_t, 2>{});
-    case 3: return body(std::integral_constant<std::ptrdiff_t, 3>{});
-    case 4: return body(std::integral_constant<std::ptrdiff_t, 4>{});
-    default: return body(static_cast<std::ptrdiff_t>(radius));
+    case 1:
+      return body(std::integral_constant<std::ptrdiff_t, 1>{});
+    case 2:
+      return body(std::integral_constant<std::ptrdiff_t, 2>{});
+    case 3:
+      return body(std::integral_constant<std::ptrdiff_t, 3>{});
+    case 4:
+      return body(std::integral_constant<std::ptrdiff_t, 4>{});
+    default:
+      return body(static_cast<std::ptrdiff_t>(radius));
   }
 }
 
@@ -40,26 +45,30 @@ inline void fill_input(pgas::ndarray<double, 2>& in) {
   const auto o = in.local_origin();
   for (std::size_t i = 0; i < tile.extent(0); ++i) {
     double* row = &tile(i, 0);
-    for (std::size_t j = 0; j < tile.extent(1); ++j) row[j] = static_cast<double>(o[0] + i + o[1] + j);
+    for (std::size_t j = 0; j < tile.extent(1); ++j)
+      row[j] = static_cast<double>(o[0] + i + o[1] + j);
   }
 }
 
 /// One PRK iteration: out += star(in) over the interior (the halo exchange overlapped with the
 /// tile's inner points), then in += 1. Collective.
-inline void sweep(pgas::ndarray<double, 2>& in, pgas::ndarray<double, 2>& out, std::size_t radius,
+inline void sweep(pgas::ndarray<double, 2>& in,
+                  pgas::ndarray<double, 2>& out,
+                  std::size_t radius,
                   const std::vector<double>& w) {
   // Captured by value: the kernel's loop keeps them in registers instead of reloading them
   // through references on every point.
   const double* weight = w.data();
   with_radius(radius, [&](auto r) {
-    pgas::stencil_for_each(in, out, radius, [r, weight](const pgas::stencil_point<double>& c, double& o) {
-      double s = 0;
-      for (std::ptrdiff_t k = 1; k <= r; ++k) {
-        const double wk = weight[k];
-        s += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
-      }
-      o += s;
-    });
+    pgas::stencil_for_each(in, out, radius,
+                           [r, weight](const pgas::stencil_point<double>& c, double& o) {
+                             double s = 0;
+                             for (std::ptrdiff_t k = 1; k <= r; ++k) {
+                               const double wk = weight[k];
+                               s += wk * (c(0, k) - c(0, -k)) + wk * (c(k, 0) - c(-k, 0));
+                             }
+                             o += s;
+                           });
   });
   const auto tile = in.local();
   for (std::size_t i = 0; i < tile.extent(0); ++i) {
@@ -77,10 +86,12 @@ inline double local_interior_l1(const pgas::ndarray<double, 2>& out, std::size_t
   double s = 0;
   for (std::size_t i = 0; i < tile.extent(0); ++i) {
     const std::size_t gi = o[0] + i;
-    if (gi < radius || gi + radius >= n0) continue;
+    if (gi < radius || gi + radius >= n0)
+      continue;
     for (std::size_t j = 0; j < tile.extent(1); ++j) {
       const std::size_t gj = o[1] + j;
-      if (gj < radius || gj + radius >= n1) continue;
+      if (gj < radius || gj + radius >= n1)
+        continue;
       s += std::fabs(tile(i, j));
     }
   }

@@ -21,11 +21,16 @@ class synch_p2p {
  public:
   /// Collective. m, n >= 2; group >= 1 rows per post.
   synch_p2p(std::size_t m, std::size_t n, std::size_t group)
-      : m_{m}, group_{group}, columns_{pgas::block{}.bind(n, pgas::num_images())},
-        width_{max_width(columns_)}, local_width_{columns_.local_size(me())}, grid_(m * (width_ + 1)) {
+      : m_{m},
+        group_{group},
+        columns_{pgas::block{}.bind(n, pgas::num_images())},
+        width_{max_width(columns_)},
+        local_width_{columns_.local_size(me())},
+        grid_(m * (width_ + 1)) {
     const std::size_t first = columns_.first_of(me());
     for (std::size_t j = 0; j < local_width_; ++j) at(0, j) = static_cast<double>(first + j);
-    for (std::size_t i = 0; i < m_; ++i) ghost(i) = first == 0 ? 0.0 : static_cast<double>(first - 1);
+    for (std::size_t i = 0; i < m_; ++i)
+      ghost(i) = first == 0 ? 0.0 : static_cast<double>(first - 1);
     if (first == 0) {
       for (std::size_t i = 0; i < m_; ++i) at(i, 0) = static_cast<double>(i);
     }
@@ -38,7 +43,8 @@ class synch_p2p {
     const std::size_t p = pgas::num_images();
     const bool first_image = me() == 0;
     const bool last_image = me() + 1 == p;
-    if (first_image && sweeps_ > 0) corner_ready_.wait();  // A(0, 0) = -corner has arrived
+    if (first_image && sweeps_ > 0)
+      corner_ready_.wait();                                         // A(0, 0) = -corner has arrived
     const std::size_t from = columns_.first_of(me()) == 0 ? 1 : 0;  // column 0 is fixed
     std::int64_t ready = 0;  // row groups the left neighbour has announced and this image not used
     for (std::size_t i0 = 1; i0 < m_; i0 += group_) {
@@ -47,10 +53,12 @@ class synch_p2p {
         // The left neighbour's ghost values for rows i0..i1: take every announcement already
         // made in one wait (as Fortran's event_query + event wait until_count), at least one.
         const std::size_t left_to_do = (m_ - i0 + group_ - 1) / group_;
-        ready = std::clamp<std::int64_t>(row_ready_.query(), 1, static_cast<std::int64_t>(left_to_do));
+        ready =
+            std::clamp<std::int64_t>(row_ready_.query(), 1, static_cast<std::int64_t>(left_to_do));
         row_ready_.wait(ready);
       }
-      if (!first_image) --ready;
+      if (!first_image)
+        --ready;
       for (std::size_t i = i0; i < i1; ++i) {
         double left = from == 0 ? ghost(i) : at(i, 0);
         double up_left = from == 0 ? ghost(i - 1) : at(i - 1, 0);
@@ -64,7 +72,8 @@ class synch_p2p {
         }
       }
       if (!last_image) {
-        for (std::size_t i = i0; i < i1; ++i) grid_(me() + 1)[i * (width_ + 1)] = at(i, local_width_ - 1);
+        for (std::size_t i = i0; i < i1; ++i)
+          grid_(me() + 1)[i * (width_ + 1)] = at(i, local_width_ - 1);
         row_ready_.post(me() + 1);
       }
     }
@@ -96,7 +105,7 @@ class synch_p2p {
   std::size_t m_;
   std::size_t group_;
   pgas::block columns_;
-  std::size_t width_;  // the widest block, so every image's copy has the same size
+  std::size_t width_;        // the widest block, so every image's copy has the same size
   std::size_t local_width_;  // this image's block (a member: the inner loop must not call out)
   pgas::coarray<double[]> grid_;
   pgas::event row_ready_;

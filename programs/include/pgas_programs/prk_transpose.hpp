@@ -20,7 +20,8 @@ class transpose {
     const auto o = a_.local_origin();
     for (std::size_t i = 0; i < v.extent(0); ++i) {
       double* row = &v(i, 0);
-      for (std::size_t j = 0; j < v.extent(1); ++j) row[j] = static_cast<double>(order_ * (o[0] + i) + o[1] + j);
+      for (std::size_t j = 0; j < v.extent(1); ++j)
+        row[j] = static_cast<double>(order_ * (o[0] + i) + o[1] + j);
     }
     pgas::sync_all();
   }
@@ -55,7 +56,9 @@ class transpose {
   static constexpr double epsilon = 1e-8;
   [[nodiscard]] const pgas::grid<2>& grid() const { return a_.grid(); }
   /// Bytes PRK counts per iteration: both matrices.
-  [[nodiscard]] double bytes() const { return 2.0 * sizeof(double) * static_cast<double>(order_ * order_); }
+  [[nodiscard]] double bytes() const {
+    return 2.0 * sizeof(double) * static_cast<double>(order_ * order_);
+  }
 
  private:
   std::size_t order_;

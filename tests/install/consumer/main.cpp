@@ -11,7 +11,8 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   pgas::array<long> a(100);
-  for (std::size_t i = pgas::this_image(); i < a.size(); i += pgas::num_images()) a[i] = 2 * static_cast<long>(i);
+  for (std::size_t i = pgas::this_image(); i < a.size(); i += pgas::num_images())
+    a[i] = 2 * static_cast<long>(i);
   pgas::sync_all();
   long sum = 0;
   for (std::size_t i = 0; i < a.size(); ++i) sum += a[i];
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
   }
   std::string with = "";
 #ifdef CONSUMER_USES_HDF5
-  const std::filesystem::path file = std::filesystem::path(argc > 1 ? argv[1] : ".") / "consumer.h5";
+  const std::filesystem::path file =
+      std::filesystem::path(argc > 1 ? argv[1] : ".") / "consumer.h5";
   pgas::hdf5::write(a, file, "/a");
   pgas::array<long, pgas::cyclic> b(100);
   pgas::hdf5::read(b, file, "/a");
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   }
   with = " (with pgas::hdf5)";
 #endif
-  if (pgas::this_image() == 0) std::printf("consumer: ok on %zu images%s\n", pgas::num_images(), with.c_str());
+  if (pgas::this_image() == 0)
+    std::printf("consumer: ok on %zu images%s\n", pgas::num_images(), with.c_str());
   return 0;
 }

@@ -4,14 +4,15 @@
 
 #include <pgas/distributed_range.hpp>
 #include <pgas/runtime/collective.hpp>
-#include <pgas/runtime/team.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/team.hpp>
+
+#include <ranges>
 
 #include <cstddef>
 #include <cstring>
 #include <optional>
-#include <ranges>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -20,7 +21,8 @@ namespace pgas::detail {
 
 /// The element type of a distributed range, as values.
 template <distributed_range R>
-using range_value_t = std::remove_cvref_t<std::ranges::range_value_t<decltype(std::declval<R&>().local())>>;
+using range_value_t =
+    std::remove_cvref_t<std::ranges::range_value_t<decltype(std::declval<R&>().local())>>;
 
 /// Throws usage_error unless both ranges have the same global size. Sizes are the same on every
 /// image, so every image throws together without communicating.
@@ -43,7 +45,8 @@ template <distributed_range R>
 /// same layout, or equal sizes with nothing to misplace (empty, or all on one image).
 template <distributed_range A, distributed_range B>
 [[nodiscard]] bool aligned(A& a, B& b) {
-  if (a.size() == b.size() && (a.size() == 0 || num_images() == 1)) return true;
+  if (a.size() == b.size() && (a.size() == 0 || num_images() == 1))
+    return true;
   return a.layout() == b.layout();
 }
 
@@ -63,7 +66,8 @@ template <class T, class Op>
   for (std::size_t img = 0; img < last; ++img) {
     part q;
     std::memcpy(&q, bytes.data() + img * sizeof(part), sizeof(part));
-    if (!q.present) continue;
+    if (!q.present)
+      continue;
     out = out ? op(*out, q.value) : q.value;
   }
   return out;

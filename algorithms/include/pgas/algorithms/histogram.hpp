@@ -9,12 +9,13 @@
 #include <pgas/sync.hpp>
 #include <pgas/transfers.hpp>
 
+#include <ranges>
+
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
-#include <ranges>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,8 +48,13 @@ struct same_value {
 // buffer straight into each owner's piece. `Count` may be narrower than the elements (32-bit
 // counters for a histogram).
 template <class Count, class Bins, class Local, class Value>
-void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
-                      Count identity, std::size_t& bad_index, bool& bad) {
+void dense_accumulate(Bins& bins,
+                      const Local& local_indices,
+                      Value value,
+                      runtime::reduce_op op,
+                      Count identity,
+                      std::size_t& bad_index,
+                      bool& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   std::vector<Count> combined(n, identity);
@@ -63,21 +69,24 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
     }
     ++u;
   }
-  if (!runtime::everyone(!bad, runtime::current_comm())) return;
+  if (!runtime::everyone(!bad, runtime::current_comm()))
+    return;
   // Owner-major order: image 0's elements in its local order, then image 1's, ...
   std::vector<Count> regrouped(n);
   std::vector<int> pieces(num_images());
   std::size_t at = 0;
   for (std::size_t img = 0; img < num_images(); ++img) {
     const std::size_t m = bins.local_size_of(img);
-    for (std::size_t off = 0; off < m; ++off) regrouped[at++] = combined[bins.distribution().global_index(img, off)];
+    for (std::size_t off = 0; off < m; ++off)
+      regrouped[at++] = combined[bins.distribution().global_index(img, off)];
     pieces[img] = runtime::to_count(m);
   }
   std::vector<Count> mine(bins.local().size());
   runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
                           std::span<const int>(pieces), op, runtime::current_comm());
   auto local = bins.local();
-  for (std::size_t off = 0; off < mine.size(); ++off) local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
+  for (std::size_t off = 0; off < mine.size(); ++off)
+    local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
 }
 
 // Combines bins[indices[u]] op= value(u): updates of one element combined here, then each
@@ -85,8 +94,12 @@ void dense_accumulate(Bins& bins, const Local& local_indices, Value value, runti
 // the lists again), so the cost grows with the updates, not with the table. Checks every index
 // first; if any image holds a bad one, nothing is sent anywhere. Collective.
 template <class Bins, class Local, class Value>
-void batched_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
-                        std::size_t& bad_index, bool& bad) {
+void batched_accumulate(Bins& bins,
+                        const Local& local_indices,
+                        Value value,
+                        runtime::reduce_op op,
+                        std::size_t& bad_index,
+                        bool& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   std::vector<std::size_t> indices;
@@ -102,7 +115,8 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
     indices.push_back(i);
     values.push_back(static_cast<C>(value(u++)));
   }
-  if (!runtime::everyone(!bad, runtime::current_comm())) return;
+  if (!runtime::everyone(!bad, runtime::current_comm()))
+    return;
   std::vector<owner_share<C>> shares;
   accumulate_scattered(bins, indices, values, op, shares);
 }
@@ -112,13 +126,18 @@ void batched_accumulate(Bins& bins, const Local& local_indices, Value value, run
 // false otherwise (every image decides alike: the window is the same everywhere). Checks every
 // index first; if any image holds a bad one, nothing is updated anywhere. Collective.
 template <class Bins, class Local, class Value>
-bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op,
-                         std::size_t& bad_index, bool& bad) {
+bool in_place_accumulate(Bins& bins,
+                         const Local& local_indices,
+                         Value value,
+                         runtime::reduce_op op,
+                         std::size_t& bad_index,
+                         bool& bad) {
   using C = typename Bins::value_type;
   if constexpr (!runtime::processor_atomic<C>) {
     return false;
   } else {
-    if (!bins.window().updates_in_place()) return false;
+    if (!bins.window().updates_in_place())
+      return false;
     const std::size_t n = bins.size();
     for (const auto k : local_indices) {
       if (static_cast<std::size_t>(k) >= n) {
@@ -127,22 +146,26 @@ bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, ru
         break;
       }
     }
-    if (!runtime::everyone(!bad, runtime::current_comm())) return true;
+    if (!runtime::everyone(!bad, runtime::current_comm()))
+      return true;
     if constexpr (std::is_same_v<Value, same_value<C>>) {
-      return combine_same_value_in_place<C>(bins, local_indices, n, value.value, op, this_image(), num_images());
+      return combine_same_value_in_place<C>(bins, local_indices, n, value.value, op, this_image(),
+                                            num_images());
     } else {
       return combine_in_place<C>(bins, local_indices, value, op);
     }
   }
 }
 
-[[noreturn]] inline void throw_bad_index(const char* algorithm, std::size_t bins, bool mine,
+[[noreturn]] inline void throw_bad_index(const char* algorithm,
+                                         std::size_t bins,
+                                         bool mine,
                                          std::size_t index) {
-  throw out_of_range(std::string(algorithm) + ": an index is out of range for " +
-                     std::to_string(bins) + " elements" +
-                     (mine ? " (image " + std::to_string(this_image()) + " holds " +
-                                 std::to_string(index) + ")"
-                           : std::string(" on another image")));
+  throw out_of_range(
+      std::string(algorithm) + ": an index is out of range for " + std::to_string(bins) +
+      " elements" +
+      (mine ? " (image " + std::to_string(this_image()) + " holds " + std::to_string(index) + ")"
+            : std::string(" on another image")));
 }
 
 // Combines value(u) into bins[indices[u]] with op on every image: in a table-sized buffer of
@@ -151,8 +174,13 @@ bool in_place_accumulate(Bins& bins, const Local& local_indices, Value value, ru
 // accumulate each otherwise. Throws out_of_range everywhere, before sending, for a bad index;
 // ends with a sync point. Collective.
 template <class Count, class Bins, class Local, class Value>
-void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local_indices, Value value,
-                           runtime::reduce_op op, typename Bins::value_type identity, std::size_t most) {
+void accumulate_everywhere(const char* algorithm,
+                           Bins& bins,
+                           const Local& local_indices,
+                           Value value,
+                           runtime::reduce_op op,
+                           typename Bins::value_type identity,
+                           std::size_t most) {
   bool bad = false;
   std::size_t bad_index = 0;
   // Many times more updates than bins: one pass over a table of narrow counters beats an atomic
@@ -165,7 +193,8 @@ void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local
   } else {
     batched_accumulate(bins, local_indices, value, op, bad_index, bad);
   }
-  if (!runtime::everyone(!bad, runtime::current_comm())) throw_bad_index(algorithm, bins.size(), bad, bad_index);
+  if (!runtime::everyone(!bad, runtime::current_comm()))
+    throw_bad_index(algorithm, bins.size(), bad, bad_index);
   sync_all();
 }
 
@@ -179,11 +208,11 @@ void accumulate_everywhere(const char* algorithm, Bins& bins, const Local& local
 /// out_of_range on every image, before anything is sent, if any image holds an index >= the
 /// number of bins.
 template <class Bins, class Indices>
-  requires requires(Bins& b) {
-    b.window();
-    b.distribution();
-    b.local_size_of(std::size_t{});
-  }
+requires requires(Bins& b) {
+  b.window();
+  b.distribution();
+  b.local_size_of(std::size_t{});
+}
 void histogram(Bins& bins, const Indices& indices) {
   const auto acting = detail::act_on(bins);
   using C = typename Bins::value_type;
@@ -192,7 +221,8 @@ void histogram(Bins& bins, const Indices& indices) {
   const auto updates = static_cast<std::size_t>(std::ranges::size(local_indices));
   // Dense pays one pass over the table; worth it once updates are a fair share of the bins.
   // Every image must choose alike, so the choice uses the largest update count of all.
-  const std::size_t most = runtime::allreduce(updates, runtime::reduce_op::max, runtime::current_comm());
+  const std::size_t most =
+      runtime::allreduce(updates, runtime::reduce_op::max, runtime::current_comm());
   const detail::same_value<C> one{C{1}};
   // One image's counts fit 32-bit combining counters unless it holds 2^32 updates or more.
   if (most < (std::size_t{1} << 32)) {
@@ -211,12 +241,14 @@ void histogram(Bins& bins, const Indices& indices) {
 /// floating point, and out_of_range if an index is outside the container, in every case on
 /// every image and before anything is sent.
 template <class Elements, class T>
-  requires requires(Elements& b) {
-    b.window();
-    b.distribution();
-    b.local_size_of(std::size_t{});
-  }
-void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std::span<const T> values,
+requires requires(Elements& b) {
+  b.window();
+  b.distribution();
+  b.local_size_of(std::size_t{});
+}
+void accumulate_at(Elements& elements,
+                   std::span<const std::size_t> indices,
+                   std::span<const T> values,
                    runtime::reduce_op op) {
   const auto acting = detail::act_on(elements);
   using C = typename Elements::value_type;
@@ -226,17 +258,27 @@ void accumulate_at(Elements& elements, std::span<const std::size_t> indices, std
   runtime::require_op_defined<C>(op);  // the op is the same on every image: all throw alike
   C identity{};
   switch (op) {
-    case runtime::reduce_op::prod: identity = C{1}; break;
-    case runtime::reduce_op::min: identity = std::numeric_limits<C>::max(); break;
-    case runtime::reduce_op::max: identity = std::numeric_limits<C>::lowest(); break;
-    case runtime::reduce_op::band:
-      if constexpr (std::is_integral_v<C>) identity = static_cast<C>(~C{});
+    case runtime::reduce_op::prod:
+      identity = C{1};
       break;
-    default: break;
+    case runtime::reduce_op::min:
+      identity = std::numeric_limits<C>::max();
+      break;
+    case runtime::reduce_op::max:
+      identity = std::numeric_limits<C>::lowest();
+      break;
+    case runtime::reduce_op::band:
+      if constexpr (std::is_integral_v<C>)
+        identity = static_cast<C>(~C{});
+      break;
+    default:
+      break;
   }
   const auto value = [&values](std::size_t u) { return static_cast<C>(values[u]); };
-  const std::size_t most = runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::current_comm());
-  detail::accumulate_everywhere<C>("pgas::accumulate_at", elements, indices, value, op, identity, most);
+  const std::size_t most =
+      runtime::allreduce(indices.size(), runtime::reduce_op::max, runtime::current_comm());
+  detail::accumulate_everywhere<C>("pgas::accumulate_at", elements, indices, value, op, identity,
+                                   most);
 }
 
 }  // namespace pgas

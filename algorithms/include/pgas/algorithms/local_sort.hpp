@@ -27,7 +27,8 @@ void radix_sort(std::vector<T>& v) {
   constexpr unsigned width = sizeof(T) * 8;
   const auto key = [](T x) {
     U u = static_cast<U>(x);
-    if constexpr (std::is_signed_v<T>) u ^= U{1} << (width - 1);
+    if constexpr (std::is_signed_v<T>)
+      u ^= U{1} << (width - 1);
     return u;
   };
   std::vector<T> scratch(v.size());
@@ -35,7 +36,8 @@ void radix_sort(std::vector<T>& v) {
     std::array<std::size_t, buckets> count{};
     for (T x : v) ++count[(key(x) >> shift) & (buckets - 1)];
     // A digit every value shares moves nothing: skip the pass.
-    if (std::any_of(count.begin(), count.end(), [&](std::size_t c) { return c == v.size(); })) continue;
+    if (std::any_of(count.begin(), count.end(), [&](std::size_t c) { return c == v.size(); }))
+      continue;
     std::size_t sum = 0;
     for (auto& c : count) {
       const std::size_t here = c;

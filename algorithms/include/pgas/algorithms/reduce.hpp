@@ -13,8 +13,7 @@ namespace pgas {
 namespace detail {
 
 template <class Op, class T>
-inline constexpr bool is_plus =
-    std::is_same_v<Op, std::plus<>> || std::is_same_v<Op, std::plus<T>>;
+inline constexpr bool is_plus = std::is_same_v<Op, std::plus<>> || std::is_same_v<Op, std::plus<T>>;
 
 /// Combines one local partial per image with op and init, in image order. Sums of MPI types
 /// go through one MPI_Allreduce; anything else through an ordered fold.
@@ -63,8 +62,9 @@ template <distributed_range A, distributed_range B, class T, class Reduce, class
   const auto acting = detail::act_on(a);
   detail::require_same_size("pgas::transform_reduce", a.size(), b.size());
   if (!detail::aligned(a, b)) {
-    throw usage_error("pgas::transform_reduce: the ranges are laid out differently; copy one "
-                      "into the other's distribution first");
+    throw usage_error(
+        "pgas::transform_reduce: the ranges are laid out differently; copy one "
+        "into the other's distribution first");
   }
   auto&& la = a.local();
   auto y = std::ranges::begin(b.local());
@@ -92,9 +92,11 @@ template <distributed_range R, class T, class Reduce, class Transform>
 template <distributed_range A, distributed_range B>
 [[nodiscard]] auto dot(A&& a, B&& b) {
   const auto acting = detail::act_on(a);
-  using T = decltype(std::declval<detail::range_value_t<A>>() * std::declval<detail::range_value_t<B>>());
+  using T =
+      decltype(std::declval<detail::range_value_t<A>>() * std::declval<detail::range_value_t<B>>());
   detail::require_same_size("pgas::dot", a.size(), b.size());
-  if (!detail::aligned(a, b)) throw usage_error("pgas::dot: the ranges are laid out differently");
+  if (!detail::aligned(a, b))
+    throw usage_error("pgas::dot: the ranges are laid out differently");
   T sum{};
   auto y = std::ranges::begin(b.local());
   for (auto&& x : a.local()) sum += x * *y++;

@@ -17,7 +17,8 @@ template <distributed_range R, class Pred>
   const auto acting = detail::act_on(r);
   std::size_t n = 0;
   for (auto&& x : r.local()) {
-    if (pred(x)) ++n;
+    if (pred(x))
+      ++n;
   }
   return runtime::allreduce(n, runtime::reduce_op::sum, runtime::current_comm());
 }
@@ -80,10 +81,12 @@ template <distributed_range R, class Pred>
 template <distributed_range A, distributed_range B>
 [[nodiscard]] bool equal(A&& a, B&& b) {
   const auto acting = detail::act_on(a);
-  if (a.size() != b.size()) return false;  // the same answer on every image, no communication
+  if (a.size() != b.size())
+    return false;  // the same answer on every image, no communication
   if (!detail::aligned(a, b)) {
-    throw usage_error("pgas::equal: the ranges are laid out differently; copy one into the "
-                      "other's distribution first");
+    throw usage_error(
+        "pgas::equal: the ranges are laid out differently; copy one into the "
+        "other's distribution first");
   }
   bool same = true;
   auto y = std::ranges::begin(b.local());
@@ -111,15 +114,18 @@ element_result<range_value_t<R>> extreme_element(R& r, Better better) {
   std::optional<element_result<T>> mine;
   std::size_t k = 0;
   for (auto&& x : r.local()) {
-    if (!mine || better(static_cast<T>(x), mine->value)) mine = element_result<T>{r.global_index(k), x};
+    if (!mine || better(static_cast<T>(x), mine->value))
+      mine = element_result<T>{r.global_index(k), x};
     ++k;
   }
-  const auto all = fold_in_image_order(mine, [&better](const element_result<T>& a,
-                                                       const element_result<T>& b) {
-    if (better(b.value, a.value)) return b;
-    if (better(a.value, b.value)) return a;
-    return a.index < b.index ? a : b;  // ties go to the earlier index, whatever the layout
-  });
+  const auto all =
+      fold_in_image_order(mine, [&better](const element_result<T>& a, const element_result<T>& b) {
+        if (better(b.value, a.value))
+          return b;
+        if (better(a.value, b.value))
+          return a;
+        return a.index < b.index ? a : b;  // ties go to the earlier index, whatever the layout
+      });
   return all ? *all : element_result<T>{r.size(), T{}};
 }
 }  // namespace detail

@@ -31,7 +31,8 @@ void merge_runs(std::vector<T>& v, std::vector<std::size_t> counts, Compare comp
                          v.begin() + static_cast<std::ptrdiff_t>(starts[r + 2]), comp);
       next.push_back(starts[r + 2]);
     }
-    if (starts.size() % 2 == 0) next.push_back(starts.back());  // an odd run waits a round
+    if (starts.size() % 2 == 0)
+      next.push_back(starts.back());  // an odd run waits a round
     starts = std::move(next);
   }
 }
@@ -47,11 +48,13 @@ void sample_sort(R& r, Compare comp) {
   if (p > 1) {
     // p - 1 regular samples per image, gathered and sorted everywhere; every (p)th is a splitter.
     std::vector<T> samples;
-    for (std::size_t s = 1; s < p && !mine.empty(); ++s) samples.push_back(mine[s * mine.size() / p]);
+    for (std::size_t s = 1; s < p && !mine.empty(); ++s)
+      samples.push_back(mine[s * mine.size() / p]);
     auto all = runtime::allgatherv(std::span<const T>(samples), runtime::current_comm());
     std::sort(all.begin(), all.end(), comp);
     std::vector<T> splitters;
-    for (std::size_t s = 1; s < p && !all.empty(); ++s) splitters.push_back(all[s * all.size() / p]);
+    for (std::size_t s = 1; s < p && !all.empty(); ++s)
+      splitters.push_back(all[s * all.size() / p]);
     std::vector<std::size_t> counts(p, 0);
     auto from = mine.begin();
     for (std::size_t t = 0; t < p; ++t) {
@@ -91,7 +94,10 @@ void sort(R&& r, Compare comp = {}) {
   const auto acting = detail::act_on(r);
   using T = detail::range_value_t<R>;
   const layout l = r.layout();
-  if constexpr (requires { r.local_size_of(std::size_t{}); r.local().data(); }) {
+  if constexpr (requires {
+                  r.local_size_of(std::size_t{});
+                  r.local().data();
+                }) {
     if (l.image_ordered() && l.start == 0 && l.size == l.extent) {
       detail::sample_sort(r, comp);
       sync_all();

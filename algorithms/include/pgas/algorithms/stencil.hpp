@@ -21,7 +21,10 @@ class stencil_point {
   /// `row_start` is the point's row at the tile's first column, global column `first_col`: the
   /// column is worked out from them only when asked, so a sweep's loop carries one pointer per
   /// point, not a column counter too.
-  stencil_point(const T* centre, std::ptrdiff_t stride, std::size_t row, const T* row_start,
+  stencil_point(const T* centre,
+                std::ptrdiff_t stride,
+                std::size_t row,
+                const T* row_start,
                 std::size_t first_col = 0) noexcept
       : centre_{centre}, row_start_{row_start}, stride_{stride}, row_{row}, first_col_{first_col} {}
   [[nodiscard]] const T& operator()(std::ptrdiff_t di, std::ptrdiff_t dj) const noexcept {
@@ -50,9 +53,17 @@ inline constexpr std::size_t stencil_points_per_test = 16384;
 // Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1). f by value: a
 // local copy's captures stay in registers through the loop.
 template <class T, class F>
-void sweep_block(const ndarray_view<const T, 2>& from, const ndarray_view<T, 2>& to, std::size_t first_row,
-                 std::size_t first_col, std::size_t r0, std::size_t r1, std::size_t c0, std::size_t c1, F f) {
-  if (c0 >= c1) return;
+void sweep_block(const ndarray_view<const T, 2>& from,
+                 const ndarray_view<T, 2>& to,
+                 std::size_t first_row,
+                 std::size_t first_col,
+                 std::size_t r0,
+                 std::size_t r1,
+                 std::size_t c0,
+                 std::size_t c1,
+                 F f) {
+  if (c0 >= c1)
+    return;
   const auto stride = static_cast<std::ptrdiff_t>(from.stride(0));
   for (std::size_t i = r0; i < r1; ++i) {
     const auto li = static_cast<std::ptrdiff_t>(i);
@@ -84,7 +95,8 @@ void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius,
     throw usage_error("stencil_for_each: the input and output arrays differ in shape or grid");
   }
   if (in.halo(0) < radius || in.halo(1) < radius) {
-    throw usage_error("stencil_for_each: the input's halo (" + std::to_string(std::min(in.halo(0), in.halo(1))) +
+    throw usage_error("stencil_for_each: the input's halo (" +
+                      std::to_string(std::min(in.halo(0), in.halo(1))) +
                       ") is narrower than the stencil radius (" + std::to_string(radius) + ")");
   }
   halo_exchange ghosts = in.exchange_halo_begin();
@@ -103,7 +115,8 @@ void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius,
     const std::size_t last = first + from.extent(d);
     lo[d] = std::clamp(g_lo, first, last) - first;
     hi[d] = std::clamp(g_hi, first, last) - first;
-    if (hi[d] < lo[d]) hi[d] = lo[d];
+    if (hi[d] < lo[d])
+      hi[d] = lo[d];
   }
   // The interior: points that read no ghost cell. The kernel may read as far as the halo
   // reaches (radius only says how far from the array's edge points start), so the interior
@@ -123,13 +136,15 @@ void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius,
   // the side columns would miss the cache on every row, which costs more than the exchange
   // when the neighbours share the node. The rows done before then get their sides last.
   const std::size_t inner_width = std::max<std::size_t>(1, in_hi[1] - in_lo[1]);
-  const std::size_t rows_per_test = std::max<std::size_t>(1, detail::stencil_points_per_test / inner_width);
+  const std::size_t rows_per_test =
+      std::max<std::size_t>(1, detail::stencil_points_per_test / inner_width);
   std::size_t row = in_lo[0];
   while (row < in_hi[0]) {
     const std::size_t end = std::min(in_hi[0], row + rows_per_test);
     block(row, end, in_lo[1], in_hi[1]);
     row = end;
-    if (ghosts.test()) break;
+    if (ghosts.test())
+      break;
   }
   ghosts.wait();
   block(lo[0], in_lo[0], lo[1], hi[1]);

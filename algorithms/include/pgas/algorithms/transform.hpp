@@ -73,7 +73,8 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
       surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
     }
   });
-  const bool by_puts = runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) >= 0;
+  const bool by_puts =
+      runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) >= 0;
   struct item {
     std::size_t index;
     T value;
@@ -84,7 +85,8 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
   for (std::size_t t = 1; t < next.size(); ++t) next[t] = next[t - 1] + counts[t - 1];
   std::vector<item> sends(by_puts ? 0 : next.back() + counts.back());
   for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.owned_here()) return;  // stored in the first pass
+    if (first.owned_here())
+      return;  // stored in the first pass
     if (first.in_peer_memory() || by_puts) {
       store_run(first, at, len);
     } else {
@@ -92,8 +94,10 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
       for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
     }
   });
-  if (by_puts) return;
-  const auto arrived = runtime::exchange(std::span<const item>(sends), counts, runtime::current_comm());
+  if (by_puts)
+    return;
+  const auto arrived =
+      runtime::exchange(std::span<const item>(sends), counts, runtime::current_comm());
   for (const item& it : arrived) {
     T* here = out.element(it.index).local();
     if (here == nullptr) {
@@ -136,7 +140,8 @@ template <class T, class In, class F>
 local_results<T> results_of(In& in, F& f) {
   local_results<T> r;
   auto&& mine = in.local();
-  if constexpr (std::ranges::sized_range<decltype(mine)>) r.computed.reserve(std::ranges::size(mine));
+  if constexpr (std::ranges::sized_range<decltype(mine)>)
+    r.computed.reserve(std::ranges::size(mine));
   for (auto&& x : mine) r.computed.push_back(static_cast<T>(f(x)));
   r.values = r.computed;
   find_runs(in, r.computed.size(), r);
@@ -146,14 +151,15 @@ local_results<T> results_of(In& in, F& f) {
 /// Local parts that lie contiguously in memory as elements of T.
 template <class Local, class T>
 concept contiguous_of = std::ranges::contiguous_range<Local> &&
-                        std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Local>>, T>;
+    std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Local>>, T>;
 
 /// True when in and out are parts of different containers (their windows differ), so that no
 /// image's writes into out can change an input another image has yet to send. Local.
 template <class In, class Out>
 bool apart(In& in, Out& out) {
   if constexpr (requires { in.element(std::size_t{0}).window(); }) {
-    if (in.size() == 0 || out.size() == 0) return true;
+    if (in.size() == 0 || out.size() == 0)
+      return true;
     return in.element(0).window() != out.element(0).window();
   } else {
     return false;
@@ -173,7 +179,8 @@ local_results<T> elements_of(In& in, Out& out) {
     local_results<T> r;
     // data() of an empty range-v3 subrange dereferences its begin: ask only when non-empty.
     const auto count = static_cast<std::size_t>(std::ranges::size(mine));
-    if (count > 0) r.values = std::span<const T>(std::ranges::data(mine), count);
+    if (count > 0)
+      r.values = std::span<const T>(std::ranges::data(mine), count);
     find_runs(in, r.values.size(), r);
     return r;
   } else {
@@ -206,9 +213,11 @@ bool put_runs_into(Out& out, const local_results<T>& r) {
   };
   long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA piece
   walk([&surplus](std::size_t, const auto& first, std::size_t len, std::size_t) {
-    if (!first.is_local()) surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
+    if (!first.is_local())
+      surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
   });
-  if (runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) < 0) return false;
+  if (runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) < 0)
+    return false;
   write_elements(r.values, walk, nullptr);
   return true;
 }
@@ -234,7 +243,8 @@ void map_into(In& in, Out& out, F f) {
         }
       }();
       bool done = false;
-      if constexpr (transfer_container<std::remove_reference_t<Out>>) done = put_runs_into(out, r);
+      if constexpr (transfer_container<std::remove_reference_t<Out>>)
+        done = put_runs_into(out, r);
       if (!done) {
         std::vector<std::size_t> indices;
         indices.reserve(r.values.size());
@@ -244,8 +254,9 @@ void map_into(In& in, Out& out, F f) {
         store_at(out, std::span<const std::size_t>(indices), r.values);
       }
     } else {
-      throw usage_error("the output range is laid out unlike the input and cannot be addressed "
-                        "element by element; write into a container instead");
+      throw usage_error(
+          "the output range is laid out unlike the input and cannot be addressed "
+          "element by element; write into a container instead");
     }
   }
   sync_all();
@@ -270,8 +281,9 @@ void transform(In1&& in1, In2&& in2, Out&& out, F f) {
   detail::require_same_size("pgas::transform", in1.size(), in2.size());
   detail::require_same_size("pgas::transform", in1.size(), out.size());
   if (!detail::aligned(in1, in2)) {
-    throw usage_error("pgas::transform: the two inputs are laid out differently; copy one into "
-                      "the other's distribution first");
+    throw usage_error(
+        "pgas::transform: the two inputs are laid out differently; copy one into "
+        "the other's distribution first");
   }
   auto&& a = in1.local();
   auto&& b = in2.local();
@@ -338,7 +350,7 @@ void copy(In&& in, std::vector<T>& out, std::size_t root) {
 /// ignored). Collective; ends with a sync point. Throws usage_error on every image if the
 /// root's `in` does not have the range's size.
 template <class T, distributed_range Out>
-  requires detail::addressable_range<Out>
+requires detail::addressable_range<Out>
 void copy(std::span<const T> in, Out&& out, std::size_t root) {
   const auto acting = detail::act_on(out);
   detail::require_root("pgas::copy", root);

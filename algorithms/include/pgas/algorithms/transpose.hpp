@@ -24,8 +24,13 @@ namespace detail {
 // to(i, j) = to(i, j) op from(j, i) for i < rows, j < cols, with rows `to_stride` and
 // `from_stride` elements apart; in square blocks so that both sides stay in cache.
 template <class T, class Op>
-void transpose_block(T* to, std::size_t to_stride, const T* from, std::size_t from_stride, std::size_t rows,
-                     std::size_t cols, Op op) {
+void transpose_block(T* to,
+                     std::size_t to_stride,
+                     const T* from,
+                     std::size_t from_stride,
+                     std::size_t rows,
+                     std::size_t cols,
+                     Op op) {
   constexpr std::size_t edge = 32;
   for (std::size_t i0 = 0; i0 < rows; i0 += edge) {
     const std::size_t i1 = std::min(rows, i0 + edge);
@@ -43,7 +48,8 @@ void transpose_block(T* to, std::size_t to_stride, const T* from, std::size_t fr
 template <class T, class Op>
 void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
   const ndarray_view<T, 2> mine = b.local();
-  if (mine.size() == 0) return;
+  if (mine.size() == 0)
+    return;
   const auto origin = b.local_origin();
   // b's rows [r0, r1) and columns [c0, c1) come from a's rows [c0, c1) and columns [r0, r1).
   const std::size_t r0 = origin[0];
@@ -57,7 +63,8 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
     const std::size_t ai1 = std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
     for (std::size_t tb = from.split(1).owner(r0); tb <= from.split(1).owner(r1 - 1); ++tb) {
       const std::size_t aj0 = std::max(r0, from.split(1).first_of(tb));
-      const std::size_t aj1 = std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
+      const std::size_t aj1 =
+          std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
       // a's part [ai0, ai1) x [aj0, aj1) lands in b's rows aj and columns ai.
       T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
       const std::size_t rows = aj1 - aj0;
@@ -80,13 +87,14 @@ template <class T>
 void require_transposable(const char* what, const ndarray<T, 2>& b, const ndarray<T, 2>& a) {
   if (b.extent(0) != a.extent(1) || b.extent(1) != a.extent(0)) {
     throw usage_error(std::string(what) + ": b is " + std::to_string(b.extent(0)) + " x " +
-                      std::to_string(b.extent(1)) + " but a is " + std::to_string(a.extent(0)) + " x " +
-                      std::to_string(a.extent(1)) + "; b must have a's extents swapped");
+                      std::to_string(b.extent(1)) + " but a is " + std::to_string(a.extent(0)) +
+                      " x " + std::to_string(a.extent(1)) + "; b must have a's extents swapped");
   }
   if (b.team().native() != a.team().native()) {
     throw usage_error(std::string(what) + ": a and b live on different teams");
   }
-  if (&b.window() == &a.window()) throw usage_error(std::string(what) + ": b and a are the same array");
+  if (&b.window() == &a.window())
+    throw usage_error(std::string(what) + ": b and a are the same array");
 }
 
 }  // namespace detail
@@ -113,7 +121,8 @@ void transpose(ndarray<T, 2>& b, const ndarray<T, 2>& a, reduce_op op) {
   if (op == reduce_op::sum) {
     detail::transpose_into_tile(b, a, [](const T& old, const T& x) { return old + x; });
   } else {
-    detail::transpose_into_tile(b, a, [op](const T& old, const T& x) { return runtime::combine(op, old, x); });
+    detail::transpose_into_tile(
+        b, a, [op](const T& old, const T& x) { return runtime::combine(op, old, x); });
   }
   sync_all(a.team());
 }

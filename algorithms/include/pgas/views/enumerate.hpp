@@ -23,11 +23,14 @@ class enumerate_view {
     auto& base = base_.get();
     auto&& part = base.local();
     const std::size_t n = static_cast<std::size_t>(ranges::size(part));
-    auto indices = ranges::views::transform(ranges::views::iota(std::size_t{0}, n),
-                                            [b = &base](std::size_t k) { return b->global_index(k); });
+    auto indices =
+        ranges::views::transform(ranges::views::iota(std::size_t{0}, n),
+                                 [b = &base](std::size_t k) { return b->global_index(k); });
     return ranges::views::zip(indices, part);
   }
-  [[nodiscard]] std::size_t global_index(std::size_t k) const { return base_.get().global_index(k); }
+  [[nodiscard]] std::size_t global_index(std::size_t k) const {
+    return base_.get().global_index(k);
+  }
   [[nodiscard]] pgas::layout layout() const { return base_.get().layout(); }
 
  private:

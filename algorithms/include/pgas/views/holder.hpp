@@ -23,7 +23,8 @@ class holder {
   }
 
  private:
-  using stored = std::conditional_t<std::is_lvalue_reference_v<R>, std::remove_reference_t<R>*,
+  using stored = std::conditional_t<std::is_lvalue_reference_v<R>,
+                                    std::remove_reference_t<R>*,
                                     std::remove_cvref_t<R>>;
   static stored store(R&& r) {
     if constexpr (std::is_lvalue_reference_v<R>) {

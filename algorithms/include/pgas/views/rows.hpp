@@ -23,9 +23,10 @@ class rows_view {
   [[nodiscard]] std::size_t size() const { return m_->rows(); }
   [[nodiscard]] auto local() const {
     const tile_view<T> tile = m_->local();
-    return ranges::views::transform(ranges::views::iota(std::size_t{0}, tile.extent(0)), [tile](std::size_t k) {
-      return std::span<T>(tile.row(static_cast<std::ptrdiff_t>(k)), tile.extent(1));
-    });
+    return ranges::views::transform(
+        ranges::views::iota(std::size_t{0}, tile.extent(0)), [tile](std::size_t k) {
+          return std::span<T>(tile.row(static_cast<std::ptrdiff_t>(k)), tile.extent(1));
+        });
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const { return m_->first_row() + k; }
   /// The layout of a block-distributed array of rows() elements.

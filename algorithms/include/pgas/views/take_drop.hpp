@@ -6,13 +6,13 @@
 #include <pgas/views/holder.hpp>
 #include <pgas/views/pipe.hpp>
 
-#include <algorithm>
-#include <cstddef>
-#include <ranges>
-#include <utility>
-
 #include <range/v3/view/slice.hpp>
 #include <range/v3/view/subrange.hpp>
+#include <ranges>
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
 
 namespace pgas::views {
 
@@ -34,10 +34,12 @@ class slice_view {
     auto&& part = base_.get().local();
     if constexpr (std::ranges::borrowed_range<decltype(part)>) {
       auto b = std::ranges::begin(part);  // iterators outlive the part: a plain subrange will do
-      return ranges::subrange(b + static_cast<std::ptrdiff_t>(lo_), b + static_cast<std::ptrdiff_t>(hi_));
+      return ranges::subrange(b + static_cast<std::ptrdiff_t>(lo_),
+                              b + static_cast<std::ptrdiff_t>(hi_));
     } else {
-      return ranges::views::slice(std::move(part), static_cast<std::ptrdiff_t>(lo_),
-                                   static_cast<std::ptrdiff_t>(hi_));  // the slice keeps the view alive
+      return ranges::views::slice(
+          std::move(part), static_cast<std::ptrdiff_t>(lo_),
+          static_cast<std::ptrdiff_t>(hi_));  // the slice keeps the view alive
     }
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const {
@@ -50,12 +52,12 @@ class slice_view {
     return l;
   }
   /// Where element i lives, when the viewed range can say. Local.
-  [[nodiscard]] auto element(std::size_t i) const
-    requires requires(std::remove_cvref_t<R>& b) { b.element(i); }
-  {
-    return base_.get().element(i + from_);
+  [[nodiscard]] auto element(std::size_t i) const requires requires(std::remove_cvref_t<R>& b) {
+    b.element(i);
   }
-  using value_type = ranges::range_value_t<decltype(std::declval<std::remove_cvref_t<R>&>().local())>;
+  { return base_.get().element(i + from_); }
+  using value_type =
+      ranges::range_value_t<decltype(std::declval<std::remove_cvref_t<R>&>().local())>;
 
  private:
   template <class B>
@@ -87,7 +89,8 @@ struct take_fn {
     return slice_view<R>(std::forward<R>(r), 0, n);
   }
   [[nodiscard]] auto operator()(std::size_t n) const {
-    return detail::view_closure([n](auto&& r) { return take_fn{}(std::forward<decltype(r)>(r), n); });
+    return detail::view_closure(
+        [n](auto&& r) { return take_fn{}(std::forward<decltype(r)>(r), n); });
   }
 };
 inline constexpr take_fn take{};
@@ -100,7 +103,8 @@ struct drop_fn {
     return slice_view<R>(std::forward<R>(r), n, size);
   }
   [[nodiscard]] auto operator()(std::size_t n) const {
-    return detail::view_closure([n](auto&& r) { return drop_fn{}(std::forward<decltype(r)>(r), n); });
+    return detail::view_closure(
+        [n](auto&& r) { return drop_fn{}(std::forward<decltype(r)>(r), n); });
   }
 };
 inline constexpr drop_fn drop{};

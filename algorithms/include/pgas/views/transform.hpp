@@ -18,7 +18,9 @@ class transform_view {
   transform_view(R&& r, F f) : base_{std::forward<R>(r)}, f_{std::move(f)} {}
   [[nodiscard]] std::size_t size() const { return base_.get().size(); }
   [[nodiscard]] auto local() const { return ranges::views::transform(base_.get().local(), f_); }
-  [[nodiscard]] std::size_t global_index(std::size_t k) const { return base_.get().global_index(k); }
+  [[nodiscard]] std::size_t global_index(std::size_t k) const {
+    return base_.get().global_index(k);
+  }
   [[nodiscard]] pgas::layout layout() const { return base_.get().layout(); }
 
  private:
@@ -33,8 +35,7 @@ struct transform_fn {
     return transform_view<R, F>(std::forward<R>(r), std::move(f));
   }
   template <class F>
-    requires(!distributed_range<F>)
-  [[nodiscard]] auto operator()(F f) const {
+  requires(!distributed_range<F>) [[nodiscard]] auto operator()(F f) const {
     return detail::view_closure(
         [f = std::move(f)](auto&& r) { return transform_fn{}(std::forward<decltype(r)>(r), f); });
   }

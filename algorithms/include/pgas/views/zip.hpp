@@ -19,17 +19,19 @@ class zip_view {
  public:
   explicit zip_view(R&&... r) : bases_{detail::holder<R>(std::forward<R>(r))...} {
     const pgas::layout first = std::get<0>(bases_).get().layout();
-    const bool same = std::apply([&first](const auto&... b) { return ((b.get().layout() == first) && ...); },
-                                 bases_);
+    const bool same = std::apply(
+        [&first](const auto&... b) { return ((b.get().layout() == first) && ...); }, bases_);
     // Layouts are the same on every image, so every image throws together.
     if (!same) {
-      throw usage_error("pgas::views::zip: the ranges are not aligned (different sizes or "
-                        "distributions); copy them into one distribution first");
+      throw usage_error(
+          "pgas::views::zip: the ranges are not aligned (different sizes or "
+          "distributions); copy them into one distribution first");
     }
   }
   [[nodiscard]] std::size_t size() const { return std::get<0>(bases_).get().size(); }
   [[nodiscard]] auto local() const {
-    return std::apply([](const auto&... b) { return ranges::views::zip(b.get().local()...); }, bases_);
+    return std::apply([](const auto&... b) { return ranges::views::zip(b.get().local()...); },
+                      bases_);
   }
   [[nodiscard]] std::size_t global_index(std::size_t k) const {
     return std::get<0>(bases_).get().global_index(k);

@@ -38,13 +38,21 @@ constexpr element_type element_type_of() {
   using family = element_type::family;
   if constexpr (std::floating_point<T>) {
     return {family::floating_point, sizeof(T),
-            sizeof(T) == 4 ? "float32" : sizeof(T) == 8 ? "float64" : "long_double"};
+            sizeof(T) == 4   ? "float32"
+            : sizeof(T) == 8 ? "float64"
+                             : "long_double"};
   } else if constexpr (std::is_signed_v<T>) {
     return {family::signed_integer, sizeof(T),
-            sizeof(T) == 1 ? "int8" : sizeof(T) == 2 ? "int16" : sizeof(T) == 4 ? "int32" : "int64"};
+            sizeof(T) == 1   ? "int8"
+            : sizeof(T) == 2 ? "int16"
+            : sizeof(T) == 4 ? "int32"
+                             : "int64"};
   } else {
     return {family::unsigned_integer, sizeof(T),
-            sizeof(T) == 1 ? "uint8" : sizeof(T) == 2 ? "uint16" : sizeof(T) == 4 ? "uint32" : "uint64"};
+            sizeof(T) == 1   ? "uint8"
+            : sizeof(T) == 2 ? "uint16"
+            : sizeof(T) == 4 ? "uint32"
+                             : "uint64"};
   }
 }
 
@@ -66,11 +74,11 @@ using selection = std::vector<hyperslab>;
 /// One image's part of a collective transfer: where its elements lie in the dataset, and
 /// where they lie in its memory (in the same order).
 struct transfer_plan {
-  std::vector<std::uint64_t> shape;        ///< the dataset's global shape
-  selection in_file;                       ///< this image's elements in the dataset
-  std::vector<std::uint64_t> memory_shape; ///< the array in memory the elements come from/go to
-  selection in_memory;                     ///< this image's elements there, as many as in_file
-  std::string distribution;                ///< recorded in the pgas.distribution attribute
+  std::vector<std::uint64_t> shape;         ///< the dataset's global shape
+  selection in_file;                        ///< this image's elements in the dataset
+  std::vector<std::uint64_t> memory_shape;  ///< the array in memory the elements come from/go to
+  selection in_memory;                      ///< this image's elements there, as many as in_file
+  std::string distribution;                 ///< recorded in the pgas.distribution attribute
 };
 
 /// Collective over comm. Creates `file` (or opens it, if it is an HDF5 file already) and writes
@@ -79,19 +87,29 @@ struct transfer_plan {
 /// record what was written. Throws io_error on every image, having written nothing, when the
 /// file cannot be created or opened, is not HDF5, or holds `name` with another type or shape;
 /// a new file whose writing fails is removed.
-void write_dataset(MPI_Comm comm, const std::filesystem::path& file, const std::string& name,
-                   element_type type, const transfer_plan& plan, const void* data);
+void write_dataset(MPI_Comm comm,
+                   const std::filesystem::path& file,
+                   const std::string& name,
+                   element_type type,
+                   const transfer_plan& plan,
+                   const void* data);
 
 /// Collective over comm: the shape of dataset `name` in `file`, checked to hold elements of
 /// `type`. Throws io_error on every image when the file is missing or not HDF5, the dataset is
 /// missing, or its elements are of another type.
-[[nodiscard]] std::vector<std::uint64_t> dataset_shape(MPI_Comm comm, const std::filesystem::path& file,
-                                                       const std::string& name, element_type type);
+[[nodiscard]] std::vector<std::uint64_t> dataset_shape(MPI_Comm comm,
+                                                       const std::filesystem::path& file,
+                                                       const std::string& name,
+                                                       element_type type);
 
 /// Collective over comm: reads this image's elements of dataset `name` into `data`. Throws
 /// io_error on every image, before anything is stored, for the causes dataset_shape names
 /// and when the dataset's shape is not plan.shape.
-void read_dataset(MPI_Comm comm, const std::filesystem::path& file, const std::string& name,
-                  element_type type, const transfer_plan& plan, void* data);
+void read_dataset(MPI_Comm comm,
+                  const std::filesystem::path& file,
+                  const std::string& name,
+                  element_type type,
+                  const transfer_plan& plan,
+                  void* data);
 
 }  // namespace pgas::hdf5

@@ -24,13 +24,17 @@ using byte_buffer = std::vector<std::byte>;
 void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm);
 
 /// Collective over comm: every process's buffer, in rank order, on root; empty elsewhere.
-[[nodiscard]] std::vector<byte_buffer> gather_buffers(const byte_buffer& mine, int root, MPI_Comm comm);
+[[nodiscard]] std::vector<byte_buffer> gather_buffers(const byte_buffer& mine,
+                                                      int root,
+                                                      MPI_Comm comm);
 
 /// Collective over comm: combine(combine(b0, b1), b2)... over every process's buffer in rank
 /// order (a binomial tree: O(log p) steps, and the left operand always holds the lower ranks,
 /// so `combine` need only be associative), on root; on every process when root < 0.
-[[nodiscard]] byte_buffer reduce_buffers(byte_buffer mine,
-                                         const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
-                                         int root, MPI_Comm comm);
+[[nodiscard]] byte_buffer reduce_buffers(
+    byte_buffer mine,
+    const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
+    int root,
+    MPI_Comm comm);
 
 }  // namespace pgas::runtime

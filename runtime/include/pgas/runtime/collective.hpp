@@ -27,7 +27,8 @@ namespace pgas::runtime {
 [[nodiscard]] bool everyone(bool ok, MPI_Comm comm);
 
 /// Collective over comm: every process's `bytes` bytes at `data`, concatenated in rank order.
-[[nodiscard]] std::vector<std::byte> allgather_bytes(const void* data, std::size_t bytes,
+[[nodiscard]] std::vector<std::byte> allgather_bytes(const void* data,
+                                                     std::size_t bytes,
                                                      MPI_Comm comm);
 
 /// Collective over comm: `bytes` bytes at `data` from `root` copied to every process.
@@ -37,7 +38,8 @@ void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm);
 template <accumulable T>
 [[nodiscard]] T allreduce(const T& value, reduce_op op, MPI_Comm comm) {
   T out{};
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &value, &out, 1, layout_of<T>().type, to_mpi(op), comm);
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &value, &out, 1, layout_of<T>().type,
+                       to_mpi(op), comm);
   return out;
 }
 
@@ -49,15 +51,18 @@ void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm)
   const MPI_Datatype type = layout_of<T>().type;
   const int count = to_count(values.size());
   if (root < 0) {
-    messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, values.data(), count, type, to_mpi(op), comm);
+    messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, values.data(), count, type,
+                         to_mpi(op), comm);
     return;
   }
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   if (rank == root) {
-    messages::collective("MPI_Ireduce", MPI_Ireduce, MPI_IN_PLACE, values.data(), count, type, to_mpi(op), root, comm);
+    messages::collective("MPI_Ireduce", MPI_Ireduce, MPI_IN_PLACE, values.data(), count, type,
+                         to_mpi(op), root, comm);
   } else {
-    messages::collective("MPI_Ireduce", MPI_Ireduce, values.data(), nullptr, count, type, to_mpi(op), root, comm);
+    messages::collective("MPI_Ireduce", MPI_Ireduce, values.data(), nullptr, count, type,
+                         to_mpi(op), root, comm);
   }
 }
 
@@ -66,8 +71,8 @@ void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm)
 template <accumulable T>
 [[nodiscard]] request start_reduce_in_place(std::span<T> values, reduce_op op, MPI_Comm comm) {
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), to_count(values.size()), layout_of<T>().type, to_mpi(op),
-                       comm, &r),
+  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), to_count(values.size()), layout_of<T>().type,
+                       to_mpi(op), comm, &r),
         "MPI_Iallreduce");
   return request{r};
 }
@@ -77,14 +82,16 @@ template <accumulable T>
 template <transferable T>
 void broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
-  messages::collective("MPI_Ibcast", MPI_Ibcast, values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root, comm);
+  messages::collective("MPI_Ibcast", MPI_Ibcast, values.data(),
+                       to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type,
+                       root, comm);
 }
 template <transferable T>
 [[nodiscard]] request start_broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type, root,
-                   comm, &r),
+  check(MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)),
+                   l.type, root, comm, &r),
         "MPI_Ibcast");
   return request{r};
 }
@@ -94,7 +101,8 @@ template <transferable T>
 template <accumulable T>
 [[nodiscard]] T exclusive_prefix(const T& value, reduce_op op, const T& identity, MPI_Comm comm) {
   T out = identity;
-  messages::collective("MPI_Iexscan", MPI_Iexscan, &value, &out, 1, layout_of<T>().type, to_mpi(op), comm);
+  messages::collective("MPI_Iexscan", MPI_Iexscan, &value, &out, 1, layout_of<T>().type, to_mpi(op),
+                       comm);
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   return rank == 0 ? identity : out;
@@ -108,13 +116,15 @@ namespace pgas::runtime {
 /// what every process sent here, in rank order; `received_counts` (if given) gets how many came
 /// from each (MPI_Alltoall of the counts, then MPI_Alltoallv).
 template <transferable T>
-[[nodiscard]] std::vector<T> exchange(std::span<const T> send, std::span<const std::size_t> counts,
+[[nodiscard]] std::vector<T> exchange(std::span<const T> send,
+                                      std::span<const std::size_t> counts,
                                       MPI_Comm comm,
                                       std::vector<std::size_t>* received_counts = nullptr) {
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   const auto p = static_cast<std::size_t>(size);
-  if (counts.size() != p) throw usage_error("exchange needs one count per process");
+  if (counts.size() != p)
+    throw usage_error("exchange needs one count per process");
   const element_layout l = layout_of<T>();
   const auto per = static_cast<std::size_t>(l.per_element);
   std::vector<int> send_counts(p), send_displs(p), recv_counts(p), recv_displs(p);
@@ -124,14 +134,17 @@ template <transferable T>
     send_displs[t] = to_count(offset * per);
     offset += counts[t];
   }
-  messages::collective("MPI_Ialltoall", MPI_Ialltoall, send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  messages::collective("MPI_Ialltoall", MPI_Ialltoall, send_counts.data(), 1, MPI_INT,
+                       recv_counts.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     recv_displs[t] = to_count(total);
     total += static_cast<std::size_t>(recv_counts[t]);
   }
   std::vector<T> out(total / per);
-  messages::collective("MPI_Ialltoallv", MPI_Ialltoallv, send.data(), send_counts.data(), send_displs.data(), l.type, out.data(), recv_counts.data(), recv_displs.data(), l.type, comm);
+  messages::collective("MPI_Ialltoallv", MPI_Ialltoallv, send.data(), send_counts.data(),
+                       send_displs.data(), l.type, out.data(), recv_counts.data(),
+                       recv_displs.data(), l.type, comm);
   if (received_counts != nullptr) {
     received_counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
@@ -144,7 +157,8 @@ template <transferable T>
 /// Collective over comm: every process's `mine`, concatenated in rank order, on every process;
 /// `counts` (if given) gets how many each contributed (MPI_Allgather, then MPI_Allgatherv).
 template <transferable T>
-[[nodiscard]] std::vector<T> allgatherv(std::span<const T> mine, MPI_Comm comm,
+[[nodiscard]] std::vector<T> allgatherv(std::span<const T> mine,
+                                        MPI_Comm comm,
                                         std::vector<std::size_t>* counts = nullptr) {
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
@@ -152,18 +166,21 @@ template <transferable T>
   const element_layout l = layout_of<T>();
   const int my_count = to_count(mine.size() * static_cast<std::size_t>(l.per_element));
   std::vector<int> all_counts(p), displs(p);
-  messages::collective("MPI_Iallgather", MPI_Iallgather, &my_count, 1, MPI_INT, all_counts.data(), 1, MPI_INT, comm);
+  messages::collective("MPI_Iallgather", MPI_Iallgather, &my_count, 1, MPI_INT, all_counts.data(),
+                       1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t t = 0; t < p; ++t) {
     displs[t] = to_count(total);
     total += static_cast<std::size_t>(all_counts[t]);
   }
   std::vector<T> out(total / static_cast<std::size_t>(l.per_element));
-  messages::collective("MPI_Iallgatherv", MPI_Iallgatherv, mine.data(), my_count, l.type, out.data(), all_counts.data(), displs.data(), l.type, comm);
+  messages::collective("MPI_Iallgatherv", MPI_Iallgatherv, mine.data(), my_count, l.type,
+                       out.data(), all_counts.data(), displs.data(), l.type, comm);
   if (counts != nullptr) {
     counts->resize(p);
     for (std::size_t t = 0; t < p; ++t) {
-      (*counts)[t] = static_cast<std::size_t>(all_counts[t]) / static_cast<std::size_t>(l.per_element);
+      (*counts)[t] =
+          static_cast<std::size_t>(all_counts[t]) / static_cast<std::size_t>(l.per_element);
     }
   }
   return out;
@@ -177,9 +194,13 @@ namespace pgas::runtime {
 /// another, counts[0] elements for process 0, counts[1] for process 1, ...), each process
 /// receiving its own piece in `into` (MPI_Reduce_scatter).
 template <accumulable T>
-void reduce_scatter(std::span<const T> send, std::span<T> into, std::span<const int> counts,
-                    reduce_op op, MPI_Comm comm) {
-  messages::collective("MPI_Ireduce_scatter", MPI_Ireduce_scatter, send.data(), into.data(), counts.data(), layout_of<T>().type, to_mpi(op), comm);
+void reduce_scatter(std::span<const T> send,
+                    std::span<T> into,
+                    std::span<const int> counts,
+                    reduce_op op,
+                    MPI_Comm comm) {
+  messages::collective("MPI_Ireduce_scatter", MPI_Ireduce_scatter, send.data(), into.data(),
+                       counts.data(), layout_of<T>().type, to_mpi(op), comm);
 }
 
 }  // namespace pgas::runtime

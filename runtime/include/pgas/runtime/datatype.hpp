@@ -27,10 +27,10 @@ concept has_predefined_datatype = requires {
 
 // A function, not a constant: MPICH's handles are constants but Open MPI's are addresses of
 // library objects, known only at run time.
-#define PGAS_PREDEFINED_DATATYPE(cxx_type, mpi_type)               \
-  template <>                                                        \
-  struct predefined_datatype<cxx_type> {                             \
-    static MPI_Datatype get() noexcept { return mpi_type; }          \
+#define PGAS_PREDEFINED_DATATYPE(cxx_type, mpi_type)        \
+  template <>                                               \
+  struct predefined_datatype<cxx_type> {                    \
+    static MPI_Datatype get() noexcept { return mpi_type; } \
   }
 
 // char's signedness is the platform's; MPI reduces only the explicitly signed/unsigned types.
@@ -89,8 +89,7 @@ using owned_datatype = unique_handle<datatype_traits>;
 /// A committed MPI_Type_vector of `count` blocks of `block_length` elements of `base`, block
 /// starts `stride` elements apart; made once per shape and kept until the environment ends.
 /// Local.
-[[nodiscard]] MPI_Datatype strided_type(MPI_Datatype base, int count, int block_length,
-                                        int stride);
+[[nodiscard]] MPI_Datatype strided_type(MPI_Datatype base, int count, int block_length, int stride);
 
 /// Frees every cached type. Called by the environment before MPI is finalised. Local.
 void free_cached_datatypes() noexcept;

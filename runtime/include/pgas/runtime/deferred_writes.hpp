@@ -32,7 +32,8 @@ void issue_registered_deferred_writes();
 
 /// Issues every registered holder's writes, oldest holder first. Local.
 inline void issue_deferred_writes() {
-  if (!detail::deferred_write_holders.empty()) detail::issue_registered_deferred_writes();
+  if (!detail::deferred_write_holders.empty())
+    detail::issue_registered_deferred_writes();
 }
 
 }  // namespace pgas::runtime

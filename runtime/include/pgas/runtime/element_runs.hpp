@@ -20,7 +20,8 @@ class element_runs {
  public:
   /// Appends `length` elements from `start`, joining the last run when it ends at `start`.
   void add(MPI_Aint start, std::size_t length) {
-    if (length == 0) return;
+    if (length == 0)
+      return;
     if (!starts_.empty() && starts_.back() + static_cast<MPI_Aint>(lengths_.back()) == start) {
       lengths_.back() += length;
     } else {
@@ -53,7 +54,10 @@ namespace detail {
 // are often single random elements (scattered and aggregated updates), and asking for their
 // cache lines early lets the memory accesses overlap instead of waiting one after another.
 template <class F, class Touch>
-void for_each_paired_element(const element_runs& origin, const element_runs& target, F f, Touch touch) {
+void for_each_paired_element(const element_runs& origin,
+                             const element_runs& target,
+                             F f,
+                             Touch touch) {
   constexpr std::size_t ahead = in_place_lookahead;
   const auto& t_starts = target.starts();
   const auto& t_lengths = target.lengths();
@@ -62,11 +66,13 @@ void for_each_paired_element(const element_runs& origin, const element_runs& tar
   std::size_t o_run = 0;
   std::size_t o_done = 0;  // elements of origin run o_run already paired
   for (std::size_t t_run = 0; t_run < t_starts.size(); ++t_run) {
-    if (t_run + ahead < t_starts.size()) touch(t_starts[t_run + ahead]);
+    if (t_run + ahead < t_starts.size())
+      touch(t_starts[t_run + ahead]);
     for (std::size_t k = 0; k < t_lengths[t_run];) {
       const std::size_t n = std::min(t_lengths[t_run] - k, o_lengths[o_run] - o_done);
       for (std::size_t j = 0; j < n; ++j) {
-        f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j), t_starts[t_run] + static_cast<MPI_Aint>(k + j));
+        f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j),
+          t_starts[t_run] + static_cast<MPI_Aint>(k + j));
       }
       k += n;
       o_done += n;

@@ -13,7 +13,8 @@ struct group_traits {
   using native_type = MPI_Group;
   static MPI_Group null() noexcept { return MPI_GROUP_NULL; }
   static void free(MPI_Group& g) noexcept {
-    if (g != MPI_GROUP_EMPTY) MPI_Group_free(&g);  // MPI_GROUP_EMPTY is predefined: never freed
+    if (g != MPI_GROUP_EMPTY)
+      MPI_Group_free(&g);  // MPI_GROUP_EMPTY is predefined: never freed
   }
 };
 

@@ -29,8 +29,8 @@ namespace pgas::runtime {
 /// Element types the processor updates atomically in shared memory.
 template <class T>
 inline constexpr bool processor_atomic =
-    ((std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_floating_point_v<T>) &&
-    std::atomic_ref<T>::is_always_lock_free;
+    ((std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
+     std::is_floating_point_v<T>)&&std::atomic_ref<T>::is_always_lock_free;
 
 /// How many updates ahead a batch of in-place updates asks for the memory it will update: far
 /// enough for a random access's cache and TLB miss to be over when its turn comes (measured
@@ -44,12 +44,14 @@ void require_op_defined(reduce_op op) {
   if constexpr (std::is_floating_point_v<T>) {
     if (op == reduce_op::band || op == reduce_op::bor || op == reduce_op::bxor ||
         op == reduce_op::land || op == reduce_op::lor) {
-      throw usage_error("bitwise and logical accumulates need an integer element type (MPI-4.1 §6.9.2)");
+      throw usage_error(
+          "bitwise and logical accumulates need an integer element type (MPI-4.1 §6.9.2)");
     }
   }
   if constexpr (!std::totally_ordered<T>) {
     if (op == reduce_op::min || op == reduce_op::max) {
-      throw usage_error("min and max accumulates need an ordered element type, not complex (MPI-4.1 §6.9.2)");
+      throw usage_error(
+          "min and max accumulates need an ordered element type, not complex (MPI-4.1 §6.9.2)");
     }
   }
 }
@@ -58,20 +60,29 @@ void require_op_defined(reduce_op op) {
 /// replace an atomic exchange. The op must be defined on T (require_op_defined). Always inlined:
 /// batches of updates call it in their inner loop.
 template <class T>
-  requires processor_atomic<T>
-[[gnu::always_inline]] inline T fetch_and_combine_in_place(T* where, const T& value, reduce_op op) noexcept {
+requires processor_atomic<T>
+[[gnu::always_inline]] inline T fetch_and_combine_in_place(T* where,
+                                                           const T& value,
+                                                           reduce_op op) noexcept {
   std::atomic_ref<T> element(*where);
   if constexpr (std::is_integral_v<T>) {
     switch (op) {
-      case reduce_op::sum: return element.fetch_add(value);
-      case reduce_op::band: return element.fetch_and(value);
-      case reduce_op::bor: return element.fetch_or(value);
-      case reduce_op::bxor: return element.fetch_xor(value);
-      default: break;
+      case reduce_op::sum:
+        return element.fetch_add(value);
+      case reduce_op::band:
+        return element.fetch_and(value);
+      case reduce_op::bor:
+        return element.fetch_or(value);
+      case reduce_op::bxor:
+        return element.fetch_xor(value);
+      default:
+        break;
     }
   }
-  if (op == reduce_op::no_op) return element.load();
-  if (op == reduce_op::replace) return element.exchange(value);
+  if (op == reduce_op::no_op)
+    return element.load();
+  if (op == reduce_op::replace)
+    return element.exchange(value);
   T old = element.load(std::memory_order_relaxed);
   while (!element.compare_exchange_weak(old, combine(op, old, value))) {
   }
@@ -80,8 +91,10 @@ template <class T>
 
 /// Atomically replaces *where by `desired` if it holds `expected`; returns what it held.
 template <class T>
-  requires processor_atomic<T>
-T compare_and_swap_in_place(T* where, const T& desired, const T& expected) noexcept {
+requires processor_atomic<T> T compare_and_swap_in_place(T* where,
+                                                         const T& desired,
+                                                         const T& expected)
+noexcept {
   T seen = expected;
   std::atomic_ref<T>(*where).compare_exchange_strong(seen, desired);
   return seen;

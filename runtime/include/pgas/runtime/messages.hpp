@@ -71,7 +71,8 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 }  // namespace fast_path
 
 /// reserve() when the message does not simply join its destination's last run.
-[[nodiscard]] std::span<std::byte> reserve_slowly(std::size_t destination, std::uint64_t handler_name,
+[[nodiscard]] std::span<std::byte> reserve_slowly(std::size_t destination,
+                                                  std::uint64_t handler_name,
                                                   std::size_t bytes);
 
 /// Room for one message of `bytes` bytes to world rank `destination`, to be filled before the
@@ -79,14 +80,15 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 /// make progress (run arrived handlers) to stay within the budget. Throws usage_error for a
 /// message larger than max_message_bytes(). Local. Inline where a stream of like messages from
 /// user code only appends: that is most calls of a stream, at the cost of a few compares.
-[[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination, std::uint64_t handler_name,
+[[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination,
+                                                  std::uint64_t handler_name,
                                                   std::size_t bytes) {
   fast_path::state& v = fast_path::view;
   if (destination < v.images && !v.in_handler) {
     fast_path::lane& l = v.lanes[destination];
     const std::size_t size = (bytes + 7) / 8 * 8;
-    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes && l.last_token == 0 &&
-        l.last_count < UINT32_MAX && l.used + size <= l.room) {
+    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
+        l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
       ++*v.outstanding;
       return fast_path::join_run(l, size, bytes);
     }
@@ -97,7 +99,8 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 /// not acknowledged (the acknowledgement of the message it answers follows it on the same
 /// ordered channel, so whoever waits for that one has the reply first), and goes out at the end
 /// of this progress. Local.
-[[nodiscard]] std::span<std::byte> reserve_reply(std::size_t destination, std::uint64_t handler_name,
+[[nodiscard]] std::span<std::byte> reserve_reply(std::size_t destination,
+                                                 std::uint64_t handler_name,
                                                  std::size_t bytes);
 
 /// Sends every buffer that holds a message now, without waiting. Local.
@@ -158,7 +161,8 @@ void stop(bool unwinding) noexcept;
 template <class Done>
 void progress_until(Done done) {
   for (unsigned polls = 0; !done(); ++polls) {
-    if (!progress()) idle(polls);
+    if (!progress())
+      idle(polls);
   }
 }
 

@@ -76,7 +76,8 @@ struct answer_slot {
 // The window of this image named by a message: one that no longer exists is a library bug.
 inline window& named(std::uint64_t name) {
   window* w = window::named(name);
-  if (w == nullptr) throw usage_error("an update arrived for a container that no longer exists");
+  if (w == nullptr)
+    throw usage_error("an update arrived for a container that no longer exists");
   return *w;
 }
 
@@ -88,26 +89,33 @@ void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
   constexpr std::size_t ahead = 16;
   const auto loop = [&](auto f) {
     for (std::size_t k = 0; k < count; ++k) {
-      if (k + ahead < count) __builtin_prefetch(to + offset(k + ahead), 1);
+      if (k + ahead < count)
+        __builtin_prefetch(to + offset(k + ahead), 1);
       T& e = to[offset(k)];
       e = f(e, value(k));
     }
   };
   switch (op) {
-    case reduce_op::sum: loop([](const T& a, const T& b) { return static_cast<T>(a + b); }); break;
-    case reduce_op::replace: loop([](const T&, const T& b) { return b; }); break;
-    case reduce_op::no_op: break;
+    case reduce_op::sum:
+      loop([](const T& a, const T& b) { return static_cast<T>(a + b); });
+      break;
+    case reduce_op::replace:
+      loop([](const T&, const T& b) { return b; });
+      break;
+    case reduce_op::no_op:
+      break;
     case reduce_op::bxor:
       if constexpr (std::is_integral_v<T>) {
         loop([](const T& a, const T& b) { return static_cast<T>(a ^ b); });
         break;
       }
       [[fallthrough]];
-    default: loop([op](const T& a, const T& b) { return combine(op, a, b); }); break;
+    default:
+      loop([op](const T& a, const T& b) { return combine(op, a, b); });
+      break;
   }
   statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
 }
-
 
 struct applied_note {
   std::uint64_t window_name;
@@ -141,14 +149,20 @@ void on_batch(std::size_t source, std::span<const std::byte> payload) {
   // The sender checked the whole batch against what this image exposes.
   auto* to = static_cast<T*>(w.own_memory_for_update(h.first));
   if (kind == offsets_8) {
-    apply(to, h.count, op, [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); }, value);
+    apply(
+        to, h.count, op, [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); },
+        value);
   } else if (kind == offsets_4) {
-    apply(to, h.count, op, [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); }, value);
+    apply(
+        to, h.count, op, [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); },
+        value);
   } else {
-    apply(to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
+    apply(
+        to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
   }
   const applied_note note{h.window_name, w.rank()};
-  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(), &note, sizeof note);
+  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(),
+              &note, sizeof note);
 }
 
 // At the caller: a round trip's answer.
@@ -162,11 +176,13 @@ void on_answer(std::size_t, std::span<const std::byte> payload) {
 
 // Applies an atomic with a result to this image's memory: result[k] is what element k held.
 template <class T>
-void fetch_here(T* to, std::size_t count, reduce_op op, const T* values, const T* expected, T* result) {
+void fetch_here(
+    T* to, std::size_t count, reduce_op op, const T* values, const T* expected, T* result) {
   for (std::size_t k = 0; k < count; ++k) {
     result[k] = to[k];
     if (expected != nullptr) {
-      if (to[k] == expected[k]) to[k] = values[k];
+      if (to[k] == expected[k])
+        to[k] = values[k];
     } else {
       to[k] = combine(op, to[k], values[k]);
     }
@@ -183,13 +199,15 @@ void on_fetch(std::size_t source, std::span<const std::byte> payload) {
   std::vector<T> expected(h.compare != 0 ? h.count : 0);
   std::memcpy(static_cast<void*>(values.data()), payload.data() + sizeof h, h.count * sizeof(T));
   if (h.compare != 0) {
-    std::memcpy(static_cast<void*>(expected.data()), payload.data() + sizeof h + h.count * sizeof(T), h.count * sizeof(T));
+    std::memcpy(static_cast<void*>(expected.data()),
+                payload.data() + sizeof h + h.count * sizeof(T), h.count * sizeof(T));
   }
   std::span<std::byte> answer =
       messages::reserve_reply(source, messages::name_of(&on_answer<T>), 8 + h.count * sizeof(T));
   std::memcpy(answer.data(), &h.answer, 8);
   std::vector<T> result(h.count);
-  fetch_here(static_cast<T*>(w.own_memory_for_update(h.disp)), h.count, static_cast<reduce_op>(h.op), values.data(),
+  fetch_here(static_cast<T*>(w.own_memory_for_update(h.disp)), h.count,
+             static_cast<reduce_op>(h.op), values.data(),
              h.compare != 0 ? expected.data() : nullptr, result.data());
   std::memcpy(answer.data() + 8, static_cast<const void*>(result.data()), h.count * sizeof(T));
 }
@@ -201,13 +219,19 @@ struct batch_room {
   std::byte* values;
 };
 template <class T>
-batch_room start_batch(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, offset_kind kind) {
+batch_room start_batch(
+    window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, offset_kind kind) {
   const std::size_t offsets = offsets_bytes(kind, count);
-  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&on_batch<T>),
+  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                                    messages::name_of(&on_batch<T>),
                                     sizeof(batch_header) + offsets + count * sizeof(T))
                       .data();
-  const batch_header h{w.name(), static_cast<std::int64_t>(disp), static_cast<std::uint32_t>(count),
-                       static_cast<std::uint8_t>(op), kind, 0};
+  const batch_header h{w.name(),
+                       static_cast<std::int64_t>(disp),
+                       static_cast<std::uint32_t>(count),
+                       static_cast<std::uint8_t>(op),
+                       kind,
+                       0};
   std::memcpy(at, &h, sizeof h);
   return {at + sizeof h, at + sizeof h + offsets};
 }
@@ -226,8 +250,14 @@ namespace detail {
 // their elements by `kind`; fill(first, n, room) writes updates first..first+n-1 into a
 // batch's room. Each batch is awaited by the window (sending_to_owner: `bytes` from `disp`).
 template <class T, class Fill>
-void send_batches(window& w, int target, MPI_Aint disp, std::size_t bytes, std::size_t count, reduce_op op,
-                  offset_kind kind, Fill fill) {
+void send_batches(window& w,
+                  int target,
+                  MPI_Aint disp,
+                  std::size_t bytes,
+                  std::size_t count,
+                  reduce_op op,
+                  offset_kind kind,
+                  Fill fill) {
   const std::size_t most = per_message<T>(kind == offsets_4 ? 4 : 8);
   for (std::size_t first = 0; first < count; first += most) {
     const std::size_t n = std::min(most, count - first);
@@ -243,51 +273,68 @@ void send_batches(window& w, int target, MPI_Aint disp, std::size_t bytes, std::
 /// on return; complete at the next flush of `target` or sync point. The window must
 /// owner_applies_updates().
 template <class T>
-void update(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
-            const element_runs& target_runs, reduce_op op) {
-  if (origin.empty()) return;
+void update(window& w,
+            const T* from,
+            const element_runs& origin,
+            int target,
+            MPI_Aint disp,
+            const element_runs& target_runs,
+            reduce_op op) {
+  if (origin.empty())
+    return;
   // The pairs in order: origin positions and target offsets.
   std::vector<MPI_Aint> o;
   std::vector<MPI_Aint> t;
   runtime::detail::for_each_paired_element(
-      origin, target_runs, [&](MPI_Aint a, MPI_Aint b) { o.push_back(a); t.push_back(b); }, [](MPI_Aint) {});
+      origin, target_runs,
+      [&](MPI_Aint a, MPI_Aint b) {
+        o.push_back(a);
+        t.push_back(b);
+      },
+      [](MPI_Aint) {});
   const std::size_t bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
   if (target == w.rank()) {
-    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, bytes)), o.size(), op,
-                  [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
+    detail::apply(
+        static_cast<T*>(w.own_memory_for_update(disp, bytes)), o.size(), op,
+        [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
     return;
   }
-  const bool wide = static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
-  detail::send_batches<T>(w, target, disp, bytes, o.size(), op, wide ? detail::offsets_8 : detail::offsets_4,
-                          [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
-                            for (std::size_t k = 0; k < n; ++k) {
-                              if (wide) {
-                                const auto v = static_cast<std::uint64_t>(t[first + k]);
-                                std::memcpy(room.offsets + 8 * k, &v, 8);
-                              } else {
-                                const auto v = static_cast<std::uint32_t>(t[first + k]);
-                                std::memcpy(room.offsets + 4 * k, &v, 4);
-                              }
-                              std::memcpy(room.values + sizeof(T) * k, from + o[first + k], sizeof(T));
-                            }
-                          });
+  const bool wide =
+      static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
+  detail::send_batches<T>(
+      w, target, disp, bytes, o.size(), op, wide ? detail::offsets_8 : detail::offsets_4,
+      [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
+        for (std::size_t k = 0; k < n; ++k) {
+          if (wide) {
+            const auto v = static_cast<std::uint64_t>(t[first + k]);
+            std::memcpy(room.offsets + 8 * k, &v, 8);
+          } else {
+            const auto v = static_cast<std::uint32_t>(t[first + k]);
+            std::memcpy(room.offsets + 4 * k, &v, 4);
+          }
+          std::memcpy(room.values + sizeof(T) * k, from + o[first + k], sizeof(T));
+        }
+      });
 }
 
 /// The same for `from.size()` consecutive elements at `disp`.
 template <class T>
 void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
-  if (from.empty()) return;
+  if (from.empty())
+    return;
   if (target == w.rank()) {
-    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, from.size_bytes())), from.size(), op,
-                  [](std::size_t k) { return k; }, [&from](std::size_t k) { return from[k]; });
+    detail::apply(
+        static_cast<T*>(w.own_memory_for_update(disp, from.size_bytes())), from.size(), op,
+        [](std::size_t k) { return k; }, [&from](std::size_t k) { return from[k]; });
     return;
   }
-  detail::send_batches<T>(w, target, disp, from.size_bytes(), from.size(), op, detail::consecutive,
-                          [&from](std::size_t first, std::size_t n, const detail::batch_room& room) {
-                            const std::uint64_t start = first;
-                            std::memcpy(room.offsets, &start, 8);
-                            std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
-                          });
+  detail::send_batches<T>(
+      w, target, disp, from.size_bytes(), from.size(), op, detail::consecutive,
+      [&from](std::size_t first, std::size_t n, const detail::batch_room& room) {
+        const std::uint64_t start = first;
+        std::memcpy(room.offsets, &start, 8);
+        std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
+      });
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`
@@ -296,35 +343,49 @@ void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduc
 /// applies the updates in order) and must be below part_elements. Local; complete at the next
 /// flush of `target` or sync point. The window must owner_applies_updates().
 template <class T>
-void update_batch(window& w, int target, MPI_Aint disp, std::size_t part_elements,
-                  std::span<const std::uint32_t> offsets, std::span<const T> values, reduce_op op) {
-  if (offsets.empty()) return;
+void update_batch(window& w,
+                  int target,
+                  MPI_Aint disp,
+                  std::size_t part_elements,
+                  std::span<const std::uint32_t> offsets,
+                  std::span<const T> values,
+                  reduce_op op) {
+  if (offsets.empty())
+    return;
   const std::size_t bytes = part_elements * sizeof(T);
   if (target == w.rank()) {
-    detail::apply(static_cast<T*>(w.own_memory_for_update(disp, bytes)), offsets.size(), op,
-                  [&offsets](std::size_t k) { return offsets[k]; }, [&values](std::size_t k) { return values[k]; });
+    detail::apply(
+        static_cast<T*>(w.own_memory_for_update(disp, bytes)), offsets.size(), op,
+        [&offsets](std::size_t k) { return offsets[k]; },
+        [&values](std::size_t k) { return values[k]; });
     return;
   }
-  detail::send_batches<T>(w, target, disp, bytes, offsets.size(), op, detail::offsets_4,
-                          [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
-                            std::memcpy(room.offsets, offsets.data() + first, n * 4);
-                            std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
-                          });
+  detail::send_batches<T>(
+      w, target, disp, bytes, offsets.size(), op, detail::offsets_4,
+      [&](std::size_t first, std::size_t n, const detail::batch_room& room) {
+        std::memcpy(room.offsets, offsets.data() + first, n * 4);
+        std::memcpy(room.values, static_cast<const void*>(values.data() + first), n * sizeof(T));
+      });
 }
 
 /// Atomically, for each k: result[k] = element k at `disp` on `target`, which becomes
 /// combine(op, it, from[k]) — or, with `expected`, from[k] if it equals expected[k]. Applied by
 /// the owner; returns once `result` holds the answer, having made progress meanwhile. Local.
 template <class T>
-void fetch(window& w, std::span<const T> from, std::type_identity_t<const T*> expected, std::type_identity_t<T*> result,
-           int target, MPI_Aint disp, reduce_op op) {
+void fetch(window& w,
+           std::span<const T> from,
+           std::type_identity_t<const T*> expected,
+           std::type_identity_t<T*> result,
+           int target,
+           MPI_Aint disp,
+           reduce_op op) {
   const std::size_t bytes = from.size_bytes();
   if (target == w.rank()) {
     // Others' atomics on this memory are applied here too: an image spinning on its own
     // element (a lock another image releases) must apply them meanwhile.
     (void)messages::progress();
-    detail::fetch_here(static_cast<T*>(w.own_memory_for_update(disp, bytes)), from.size(), op, from.data(), expected,
-                       result);
+    detail::fetch_here(static_cast<T*>(w.own_memory_for_update(disp, bytes)), from.size(), op,
+                       from.data(), expected, result);
     return;
   }
   // Checked, and ordered after this image's earlier writes to the target, as an MPI atomic
@@ -332,9 +393,9 @@ void fetch(window& w, std::span<const T> from, std::type_identity_t<const T*> ex
   w.ordering_for_owner(target, disp, bytes);
   detail::answer_slot<T> slot{result};
   const std::size_t count = from.size();
-  std::span<std::byte> room = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
-                                                messages::name_of(&detail::on_fetch<T>),
-                                                sizeof(detail::fetch_header) + (expected != nullptr ? 2 : 1) * bytes);
+  std::span<std::byte> room = messages::reserve(
+      static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&detail::on_fetch<T>),
+      sizeof(detail::fetch_header) + (expected != nullptr ? 2 : 1) * bytes);
   const detail::fetch_header h{w.name(),
                                static_cast<std::int64_t>(disp),
                                static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&slot)),
@@ -344,7 +405,8 @@ void fetch(window& w, std::span<const T> from, std::type_identity_t<const T*> ex
                                0};
   std::memcpy(room.data(), &h, sizeof h);
   std::memcpy(room.data() + sizeof h, static_cast<const void*>(from.data()), bytes);
-  if (expected != nullptr) std::memcpy(room.data() + sizeof h + bytes, static_cast<const void*>(expected), bytes);
+  if (expected != nullptr)
+    std::memcpy(room.data() + sizeof h + bytes, static_cast<const void*>(expected), bytes);
   messages::flush(static_cast<std::size_t>(w.world_rank_of(target)));
   messages::progress_until([&slot] { return slot.arrived; });
 }

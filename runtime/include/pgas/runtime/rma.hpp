@@ -30,7 +30,8 @@ inline void complete_locally(MPI_Win handle, int target) {
 // which MPI does not order after its accumulate; otherwise the origin buffer, unless staged,
 // is completed so the caller may reuse it.
 inline void after_accumulate(window& w, const window::access& a, int target, bool staged) {
-  if (!a.passive) return;
+  if (!a.passive)
+    return;
   if (a.to_self) {
     w.flush(target);
   } else if (!staged) {
@@ -44,13 +45,15 @@ inline void after_accumulate(window& w, const window::access& a, int target, boo
 /// neighbourhood phase `from` must stay unchanged until the phase's next fence or its end.
 template <transferable T>
 void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
-  if (from.empty()) return;
+  if (from.empty())
+    return;
   const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Put(from.data(), count, l.type, target, a.disp, count, l.type, a.handle), "MPI_Put");
   statistics::count(&rma_stats::puts, from.size_bytes());
-  if (a.passive) detail::complete_locally(a.handle, target);
+  if (a.passive)
+    detail::complete_locally(a.handle, target);
 }
 
 /// Writes one value; the value is staged, so the call returns at once. Local; completed at the
@@ -69,7 +72,8 @@ void put_value(window& w, const T& value, int target, MPI_Aint disp) {
 /// process's own earlier writes to that target. Local; passive epoch only.
 template <transferable T>
 void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
-  if (into.empty()) return;
+  if (into.empty())
+    return;
   const window::access a = w.reading_from("a blocking get", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
@@ -85,13 +89,19 @@ namespace detail {
 // (auto*): it is instantiated only for types the processor updates.
 // `count` elements from `disp` are checked; `updates` (default: count) are counted.
 template <accumulable T, class Apply>
-bool applied_in_place(window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, Apply apply,
+bool applied_in_place(window& w,
+                      int target,
+                      MPI_Aint disp,
+                      std::size_t count,
+                      reduce_op op,
+                      Apply apply,
                       std::size_t updates = SIZE_MAX) {
   require_op_defined<T>(op);
   if constexpr (processor_atomic<T>) {
     if (void* where = w.mapped_for_update(target, disp, count * sizeof(T))) {
       apply(static_cast<T*>(where));
-      if (updates == SIZE_MAX) updates = count;
+      if (updates == SIZE_MAX)
+        updates = count;
       statistics::count_many(&rma_stats::in_place_updates, updates, updates * sizeof(T));
       return true;
     }
@@ -105,9 +115,11 @@ bool applied_in_place(window& w, int target, MPI_Aint disp, std::size_t count, r
 /// like put, `from` is reusable on return.
 template <accumulable T>
 void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, reduce_op op) {
-  if (from.empty()) return;
+  if (from.empty())
+    return;
   if (detail::applied_in_place<T>(w, target, disp, from.size(), op, [&](auto* to) {
-        for (std::size_t k = 0; k < from.size(); ++k) (void)fetch_and_combine_in_place(to + k, from[k], op);
+        for (std::size_t k = 0; k < from.size(); ++k)
+          (void)fetch_and_combine_in_place(to + k, from[k], op);
       })) {
     return;
   }
@@ -128,8 +140,9 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
 /// Combines one staged value into the target element. Local; returns at once.
 template <accumulable T>
 void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
-  if (detail::applied_in_place<T>(w, target, disp, 1, op,
-                                  [&](auto* to) { (void)fetch_and_combine_in_place(to, value, op); })) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, op, [&](auto* to) {
+        (void)fetch_and_combine_in_place(to, value, op);
+      })) {
     return;
   }
   if (w.owner_applies_updates()) {
@@ -148,12 +161,19 @@ void accumulate_value(window& w, const T& value, int target, MPI_Aint disp, redu
 /// Combines `from` into the target with `op` and returns the previous target values in
 /// `result`, atomically per element. Local; blocks until `result` has arrived.
 template <accumulable T>
-void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int target,
-                    MPI_Aint disp, reduce_op op) {
-  if (from.size() != result.size()) throw usage_error("get_accumulate needs result as long as from");
-  if (from.empty()) return;
+void get_accumulate(window& w,
+                    std::span<const T> from,
+                    std::span<T> result,
+                    int target,
+                    MPI_Aint disp,
+                    reduce_op op) {
+  if (from.size() != result.size())
+    throw usage_error("get_accumulate needs result as long as from");
+  if (from.empty())
+    return;
   if (detail::applied_in_place<T>(w, target, disp, from.size(), op, [&](auto* to) {
-        for (std::size_t k = 0; k < from.size(); ++k) result[k] = fetch_and_combine_in_place(to + k, from[k], op);
+        for (std::size_t k = 0; k < from.size(); ++k)
+          result[k] = fetch_and_combine_in_place(to + k, from[k], op);
       })) {
     return;
   }
@@ -176,8 +196,9 @@ void get_accumulate(window& w, std::span<const T> from, std::span<T> result, int
 template <accumulable T>
 [[nodiscard]] T fetch_and_op(window& w, const T& value, int target, MPI_Aint disp, reduce_op op) {
   T result{};
-  if (detail::applied_in_place<T>(w, target, disp, 1, op,
-                                  [&](auto* at) { result = fetch_and_combine_in_place(at, value, op); })) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, op, [&](auto* at) {
+        result = fetch_and_combine_in_place(at, value, op);
+      })) {
     return result;
   }
   if (w.owner_applies_updates()) {
@@ -186,8 +207,9 @@ template <accumulable T>
   }
   const window::access a = w.reading_from("fetch_and_op", target, disp, sizeof(T));
   w.note_write(target);
-  check(MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, a.disp, to_mpi(op), a.handle),
-        "MPI_Fetch_and_op");
+  check(
+      MPI_Fetch_and_op(&value, &result, layout_of<T>().type, target, a.disp, to_mpi(op), a.handle),
+      "MPI_Fetch_and_op");
   statistics::count(&rma_stats::atomics, sizeof(T));
   detail::complete_locally(a.handle, target);
   return result;
@@ -198,20 +220,27 @@ template <accumulable T>
 /// (MPI_Compare_and_swap, which has no request form), and *result is there, and the three
 /// buffers may go, once window::flush_local(target) returns. Local; passive epoch only.
 template <accumulable T>
-[[nodiscard]] bool start_compare_and_swap(window& w, const T* desired, const T* expected, T* result,
-                                          int target, MPI_Aint disp,
+[[nodiscard]] bool start_compare_and_swap(window& w,
+                                          const T* desired,
+                                          const T* expected,
+                                          T* result,
+                                          int target,
+                                          MPI_Aint disp,
                                           const char* what = "an asynchronous compare-and-swap") {
-  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace,
-                                  [&](auto* at) { *result = compare_and_swap_in_place(at, *desired, *expected); })) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, reduce_op::replace, [&](auto* at) {
+        *result = compare_and_swap_in_place(at, *desired, *expected);
+      })) {
     return true;
   }
   if (w.owner_applies_updates()) {  // a round trip: done when it returns
-    owner_updates::fetch(w, std::span<const T>(desired, 1), expected, result, target, disp, reduce_op::replace);
+    owner_updates::fetch(w, std::span<const T>(desired, 1), expected, result, target, disp,
+                         reduce_op::replace);
     return true;
   }
   const window::access a = w.reading_from(what, target, disp, sizeof(T));
   w.note_write(target);
-  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, a.disp, a.handle),
+  check(MPI_Compare_and_swap(desired, expected, result, layout_of<T>().type, target, a.disp,
+                             a.handle),
         "MPI_Compare_and_swap");
   statistics::count(&rma_stats::atomics, sizeof(T));
   return false;
@@ -220,8 +249,8 @@ template <accumulable T>
 /// Atomically replaces one target element by `desired` if it equals `expected`; returns the
 /// element's previous value either way. Local.
 template <accumulable T>
-[[nodiscard]] T compare_and_swap(window& w, const T& desired, const T& expected, int target,
-                                 MPI_Aint disp) {
+[[nodiscard]] T compare_and_swap(
+    window& w, const T& desired, const T& expected, int target, MPI_Aint disp) {
   T result{};
   if (!start_compare_and_swap(w, &desired, &expected, &result, target, disp, "compare_and_swap")) {
     w.flush_local(target);
@@ -234,10 +263,11 @@ template <accumulable T>
 /// applied in place (then *result holds it already). *value and *result must stay until the
 /// request completes. Local; passive epoch only.
 template <accumulable T>
-[[nodiscard]] request rfetch_and_op(window& w, const T* value, T* result, int target, MPI_Aint disp,
-                                    reduce_op op) {
-  if (detail::applied_in_place<T>(w, target, disp, 1, op,
-                                  [&](auto* at) { *result = fetch_and_combine_in_place(at, *value, op); })) {
+[[nodiscard]] request rfetch_and_op(
+    window& w, const T* value, T* result, int target, MPI_Aint disp, reduce_op op) {
+  if (detail::applied_in_place<T>(w, target, disp, 1, op, [&](auto* at) {
+        *result = fetch_and_combine_in_place(at, *value, op);
+      })) {
     return request{};
   }
   if (w.owner_applies_updates()) {  // a round trip: done when it returns
@@ -248,7 +278,8 @@ template <accumulable T>
   w.note_write(target);
   const MPI_Datatype type = layout_of<T>().type;
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, a.disp, 1, type, to_mpi(op), a.handle, &r),
+  check(MPI_Rget_accumulate(value, 1, type, result, 1, type, target, a.disp, 1, type, to_mpi(op),
+                            a.handle, &r),
         "MPI_Rget_accumulate");
   statistics::count(&rma_stats::atomics, sizeof(T));
   return request{r};
@@ -263,7 +294,8 @@ template <transferable T>
   const element_layout l = layout_of<T>();
   const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rput(from.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r), "MPI_Rput");
+  check(MPI_Rput(from.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r),
+        "MPI_Rput");
   statistics::count(&rma_stats::puts, from.size_bytes());
   return request{r};
 }
@@ -276,7 +308,8 @@ template <transferable T>
   const element_layout l = layout_of<T>();
   const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget(into.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r), "MPI_Rget");
+  check(MPI_Rget(into.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r),
+        "MPI_Rget");
   statistics::count(&rma_stats::gets, into.size_bytes());
   return request{r};
 }
@@ -310,30 +343,42 @@ MPI_Datatype strided_of(const strided& shape) {
 /// `disp` (both patterns hold the same number of elements). One MPI_Put with cached vector
 /// datatypes. Local; like put, `from` is reusable on return in the passive epoch.
 template <transferable T>
-void put_strided(window& w, const T* from, const strided& origin, int target, MPI_Aint disp,
+void put_strided(window& w,
+                 const T* from,
+                 const strided& origin,
+                 int target,
+                 MPI_Aint disp,
                  const strided& target_shape) {
   if (origin.count * origin.block != target_shape.count * target_shape.block) {
     throw usage_error("put_strided needs origin and target patterns of the same element count");
   }
-  if (origin.count * origin.block == 0) return;
+  if (origin.count * origin.block == 0)
+    return;
   const window::access a = w.writing_to(target, disp, target_shape.extent() * sizeof(T));
   check(MPI_Put(from, 1, detail::strided_of<T>(origin), target, a.disp, 1,
                 detail::strided_of<T>(target_shape), a.handle),
         "MPI_Put");
   statistics::count(&rma_stats::puts, origin.count * origin.block * sizeof(T));
-  if (a.passive) detail::complete_locally(a.handle, target);
+  if (a.passive)
+    detail::complete_locally(a.handle, target);
 }
 
 /// Gets the `target_shape` pattern at `disp` into the `origin` pattern at `into`. Local;
 /// passive epoch only; returns once the data has arrived.
 template <transferable T>
-void get_strided(window& w, T* into, const strided& origin, int target, MPI_Aint disp,
+void get_strided(window& w,
+                 T* into,
+                 const strided& origin,
+                 int target,
+                 MPI_Aint disp,
                  const strided& target_shape) {
   if (origin.count * origin.block != target_shape.count * target_shape.block) {
     throw usage_error("get_strided needs origin and target patterns of the same element count");
   }
-  if (origin.count * origin.block == 0) return;
-  const window::access a = w.reading_from("a blocking get", target, disp, target_shape.extent() * sizeof(T));
+  if (origin.count * origin.block == 0)
+    return;
+  const window::access a =
+      w.reading_from("a blocking get", target, disp, target_shape.extent() * sizeof(T));
   check(MPI_Get(into, 1, detail::strided_of<T>(origin), target, a.disp, 1,
                 detail::strided_of<T>(target_shape), a.handle),
         "MPI_Get");

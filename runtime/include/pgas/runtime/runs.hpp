@@ -31,8 +31,11 @@ struct runs_datatype {
 /// `per_element` of `base`: one run is a plain count, equal runs at equal spacing a vector type,
 /// others an hindexed type. With `may_offset` the type may start at the first run (then
 /// `offset` says where); without, it starts at element 0. Local.
-[[nodiscard]] runs_datatype datatype_of_runs(const element_runs& runs, MPI_Datatype base,
-                                             int per_element, std::size_t element_bytes, bool may_offset);
+[[nodiscard]] runs_datatype datatype_of_runs(const element_runs& runs,
+                                             MPI_Datatype base,
+                                             int per_element,
+                                             std::size_t element_bytes,
+                                             bool may_offset);
 
 /// A put built once and issued many times (a halo exchange's, every sweep): both sides'
 /// datatypes are made and committed when it is prepared, not at each issue.
@@ -65,14 +68,18 @@ runs_datatype target_runs_of(const element_runs& r) {
   return datatype_of_runs(r, l.type, l.per_element, sizeof(T), false);
 }
 // Throws usage_error unless both sides carry the same number of elements.
-void require_same_elements(const element_runs& origin, const element_runs& target, const char* what);
+void require_same_elements(const element_runs& origin,
+                           const element_runs& target,
+                           const char* what);
 
 }  // namespace detail
 
 /// Prepares a put of the `origin` runs of a buffer of T into the `target` runs at `disp` on
 /// `target` (target starts at least 0), for put_prepared. Local.
 template <transferable T>
-[[nodiscard]] prepared_put prepare_put_runs(const element_runs& origin, int target, MPI_Aint disp,
+[[nodiscard]] prepared_put prepare_put_runs(const element_runs& origin,
+                                            int target,
+                                            MPI_Aint disp,
                                             const element_runs& target_runs) {
   detail::require_same_elements(origin, target_runs, "prepare_put_runs");
   prepared_put p;
@@ -91,14 +98,21 @@ template <transferable T>
 /// what the window said of it. `from` may be reused once window::flush(target) returns (or the
 /// phase's next fence). Local.
 template <transferable T>
-window::access start_put_runs(window& w, const T* from, const element_runs& origin, int target,
-                              MPI_Aint disp, const element_runs& target_runs) {
+window::access start_put_runs(window& w,
+                              const T* from,
+                              const element_runs& origin,
+                              int target,
+                              MPI_Aint disp,
+                              const element_runs& target_runs) {
   detail::require_same_elements(origin, target_runs, "put_runs");
-  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  if (origin.empty()) return a;
+  const window::access a =
+      w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty())
+    return a;
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Put(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle), "MPI_Put");
+  check(MPI_Put(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle),
+        "MPI_Put");
   statistics::count(&rma_stats::puts, origin.elements() * sizeof(T));
   return a;
 }
@@ -106,11 +120,17 @@ window::access start_put_runs(window& w, const T* from, const element_runs& orig
 /// As start_put_runs, and returns once `from` may be reused (in the passive epoch); complete at
 /// the target at the next sync point. Local.
 template <transferable T>
-void put_runs(window& w, const T* from, const element_runs& origin, int target, MPI_Aint disp,
+void put_runs(window& w,
+              const T* from,
+              const element_runs& origin,
+              int target,
+              MPI_Aint disp,
               const element_runs& target_runs) {
-  if (origin.empty()) return;
+  if (origin.empty())
+    return;
   const window::access a = start_put_runs(w, from, origin, target, disp, target_runs);
-  if (a.passive) detail::complete_locally(a.handle, target);
+  if (a.passive)
+    detail::complete_locally(a.handle, target);
 }
 
 /// Starts reading the `target` runs at `disp` into the `origin` runs at `into` with one
@@ -120,24 +140,38 @@ void put_runs(window& w, const T* from, const element_runs& origin, int target, 
 /// rule every MPI keeps (MPI-4.1 §12.5.4). Local; passive epoch only (`what` names the read
 /// in the usage_error otherwise).
 template <transferable T>
-MPI_Win start_get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
-                       const element_runs& target_runs, const char* what = "an asynchronous get") {
+MPI_Win start_get_runs(window& w,
+                       T* into,
+                       const element_runs& origin,
+                       int target,
+                       MPI_Aint disp,
+                       const element_runs& target_runs,
+                       const char* what = "an asynchronous get") {
   detail::require_same_elements(origin, target_runs, "get_runs");
-  const window::access a = w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  if (origin.empty()) return a.handle;
+  const window::access a =
+      w.reading_from(what, target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  if (origin.empty())
+    return a.handle;
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Get(into + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle), "MPI_Get");
+  check(MPI_Get(into + o.offset, o.count, o.type, target, a.disp, t.count, t.type, a.handle),
+        "MPI_Get");
   statistics::count(&rma_stats::gets, origin.elements() * sizeof(T));
   return a.handle;
 }
 
 /// As start_get_runs, and returns once the data has arrived. Local.
 template <transferable T>
-void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Aint disp,
+void get_runs(window& w,
+              T* into,
+              const element_runs& origin,
+              int target,
+              MPI_Aint disp,
               const element_runs& target_runs) {
-  if (origin.empty()) return;
-  detail::complete_locally(start_get_runs(w, into, origin, target, disp, target_runs, "a blocking get"), target);
+  if (origin.empty())
+    return;
+  detail::complete_locally(
+      start_get_runs(w, into, origin, target, disp, target_runs, "a blocking get"), target);
 }
 
 /// Starts combining the `origin` runs at `from` into the `target` runs at `disp` with `op`,
@@ -146,15 +180,27 @@ void get_runs(window& w, T* into, const element_runs& origin, int target, MPI_Ai
 /// and nothing is returned; otherwise what the window said of the operation, and `from` may be
 /// reused once window::flush(target) returns. Local.
 template <accumulable T>
-std::optional<window::access> start_accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
-                                                    MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+std::optional<window::access> start_accumulate_runs(window& w,
+                                                    const T* from,
+                                                    const element_runs& origin,
+                                                    int target,
+                                                    MPI_Aint disp,
+                                                    const element_runs& target_runs,
+                                                    reduce_op op) {
   detail::require_same_elements(origin, target_runs, "accumulate_runs");
-  if (origin.empty()) return std::nullopt;
-  if (detail::applied_in_place<T>(w, target, disp, static_cast<std::size_t>(target_runs.end()), op, [&](auto* to) {
-        detail::for_each_paired_element(
-            origin, target_runs, [&](MPI_Aint o, MPI_Aint t) { (void)fetch_and_combine_in_place(to + t, from[o], op); },
-            [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
-      }, origin.elements())) {
+  if (origin.empty())
+    return std::nullopt;
+  if (detail::applied_in_place<T>(
+          w, target, disp, static_cast<std::size_t>(target_runs.end()), op,
+          [&](auto* to) {
+            detail::for_each_paired_element(
+                origin, target_runs,
+                [&](MPI_Aint o, MPI_Aint t) {
+                  (void)fetch_and_combine_in_place(to + t, from[o], op);
+                },
+                [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
+          },
+          origin.elements())) {
     return std::nullopt;
   }
   if (w.owner_applies_updates()) {
@@ -162,11 +208,13 @@ std::optional<window::access> start_accumulate_runs(window& w, const T* from, co
     owner_updates::update(w, from, origin, target, disp, target_runs, op);
     return window::access{w.native(), true, target == w.rank(), disp};
   }
-  const window::access a = w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
-                                        write_kind::accumulate);
+  const window::access a =
+      w.writing_to(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T),
+                   write_kind::accumulate);
   const runs_datatype o = detail::origin_runs_of<T>(origin);
   const runs_datatype t = detail::target_runs_of<T>(target_runs);
-  check(MPI_Accumulate(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type, to_mpi(op), a.handle),
+  check(MPI_Accumulate(from + o.offset, o.count, o.type, target, a.disp, t.count, t.type,
+                       to_mpi(op), a.handle),
         "MPI_Accumulate");
   statistics::count(&rma_stats::accumulates, origin.elements() * sizeof(T));
   return a;
@@ -175,16 +223,23 @@ std::optional<window::access> start_accumulate_runs(window& w, const T* from, co
 /// As start_accumulate_runs, and returns once `from` may be reused; complete at the target at
 /// the next sync point. Local.
 template <accumulable T>
-void accumulate_runs(window& w, const T* from, const element_runs& origin, int target,
-                     MPI_Aint disp, const element_runs& target_runs, reduce_op op) {
+void accumulate_runs(window& w,
+                     const T* from,
+                     const element_runs& origin,
+                     int target,
+                     MPI_Aint disp,
+                     const element_runs& target_runs,
+                     reduce_op op) {
   if (w.owner_applies_updates() && !w.updates_in_place()) {
     detail::require_same_elements(origin, target_runs, "accumulate_runs");
     require_op_defined<T>(op);
     owner_updates::update(w, from, origin, target, disp, target_runs, op);
     return;
   }
-  const std::optional<window::access> a = start_accumulate_runs(w, from, origin, target, disp, target_runs, op);
-  if (a) detail::after_accumulate(w, *a, target, false);
+  const std::optional<window::access> a =
+      start_accumulate_runs(w, from, origin, target, disp, target_runs, op);
+  if (a)
+    detail::after_accumulate(w, *a, target, false);
 }
 
 }  // namespace pgas::runtime

@@ -19,16 +19,16 @@ struct transfer_count {
 
 /// One image's counters.
 struct rma_stats {
-  transfer_count puts;              ///< MPI puts (plain, request-based, strided, derived types)
-  transfer_count gets;              ///< MPI gets
-  transfer_count accumulates;       ///< MPI accumulates
-  transfer_count atomics;           ///< MPI fetch-and-op, compare-and-swap, get-accumulate
-  transfer_count peer_stores;       ///< plain stores into a same-node peer's memory mapped here
-  transfer_count peer_loads;        ///< plain loads from a same-node peer's memory
-  transfer_count in_place_updates;  ///< accumulates and atomics applied with processor atomics
-  transfer_count owner_updates;     ///< accumulates and atomics applied here, as their owner
-  std::uint64_t sync_points = 0;    ///< sync_all, sync_images, sync_memory
-  double sync_seconds = 0;          ///< time spent in them
+  transfer_count puts;                  ///< MPI puts (plain, request-based, strided, derived types)
+  transfer_count gets;                  ///< MPI gets
+  transfer_count accumulates;           ///< MPI accumulates
+  transfer_count atomics;               ///< MPI fetch-and-op, compare-and-swap, get-accumulate
+  transfer_count peer_stores;           ///< plain stores into a same-node peer's memory mapped here
+  transfer_count peer_loads;            ///< plain loads from a same-node peer's memory
+  transfer_count in_place_updates;      ///< accumulates and atomics applied with processor atomics
+  transfer_count owner_updates;         ///< accumulates and atomics applied here, as their owner
+  std::uint64_t sync_points = 0;        ///< sync_all, sync_images, sync_memory
+  double sync_seconds = 0;              ///< time spent in them
   std::uint64_t windows_created = 0;    ///< MPI windows made
   std::uint64_t windows_from_pool = 0;  ///< container windows reused from the window pool
   std::uint64_t windows_freed = 0;      ///< MPI windows freed (at release, or leaving the pool)
@@ -51,7 +51,9 @@ inline void count(transfer_count rma_stats::*which, std::size_t bytes) noexcept 
   }
 }
 /// Counts `operations` operations of `bytes` bytes in all, when counting.
-inline void count_many(transfer_count rma_stats::*which, std::size_t operations, std::size_t bytes) noexcept {
+inline void count_many(transfer_count rma_stats::*which,
+                       std::size_t operations,
+                       std::size_t bytes) noexcept {
   if (enabled) [[unlikely]] {
     transfer_count& c = counters.*which;
     c.operations += operations;

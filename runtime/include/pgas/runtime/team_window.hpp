@@ -19,7 +19,9 @@ namespace pgas::runtime {
 /// else MPI_Win_allocate_shared (each image's part on its own pages) when world_shares_memory(),
 /// so mapped_bases() reaches every peer, and MPI_Win_allocate otherwise. Released windows of
 /// this kind go back to the pool.
-[[nodiscard]] window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
+[[nodiscard]] window allocate_team_window(MPI_Comm comm,
+                                          std::size_t bytes,
+                                          int disp_unit,
                                           const std::vector<std::size_t>& every_rank_bytes);
 
 /// Collective over comm (a team's). A dynamic window for a growable container: its

@@ -37,7 +37,8 @@ class unique_handle {
   [[nodiscard]] bool empty() const noexcept { return handle_ == Traits::null(); }
   /// Gives the handle back to MPI, if any; the owner is empty afterwards.
   void reset() noexcept {
-    if (!empty()) Traits::free(handle_);
+    if (!empty())
+      Traits::free(handle_);
     handle_ = Traits::null();
   }
   /// Stops owning the handle and returns it.

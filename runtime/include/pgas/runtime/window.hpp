@@ -33,26 +33,36 @@ class window {
  public:
   /// Collective over comm. Exposes `bytes` (may be 0, may differ per process) of memory that
   /// the window allocates with MPI_Alloc_mem (which MPI-4.1 §12.2.1 advises for windows) and owns.
-  [[nodiscard]] static window create(MPI_Comm comm, std::size_t bytes, int disp_unit,
+  [[nodiscard]] static window create(MPI_Comm comm,
+                                     std::size_t bytes,
+                                     int disp_unit,
                                      const window_hints& hints = {});
   /// Collective over comm. Exposes caller memory [base, base + bytes), which must outlive the
   /// window and is not freed by it.
-  [[nodiscard]] static window create(MPI_Comm comm, void* base, std::size_t bytes, int disp_unit,
-                                     const window_hints& hints = {});
+  [[nodiscard]] static window create(
+      MPI_Comm comm, void* base, std::size_t bytes, int disp_unit, const window_hints& hints = {});
   /// Collective over comm. MPI allocates `bytes` for this process (MPI_Win_allocate).
-  [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+  [[nodiscard]] static window allocate(MPI_Comm comm,
+                                       std::size_t bytes,
+                                       int disp_unit,
                                        const window_hints& hints = {});
   /// Collective over comm. As above, when every process can compute every process's size
   /// (`every_rank_bytes`, indexed by rank, all with this disp_unit): skips their exchange.
-  [[nodiscard]] static window allocate(MPI_Comm comm, std::size_t bytes, int disp_unit,
+  [[nodiscard]] static window allocate(MPI_Comm comm,
+                                       std::size_t bytes,
+                                       int disp_unit,
                                        const std::vector<std::size_t>& every_rank_bytes,
                                        const window_hints& hints = {});
   /// Collective over comm, whose processes must share memory (one node). Peers' memory is then
   /// reachable by plain loads and stores through shared_query().
-  [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+  [[nodiscard]] static window allocate_shared(MPI_Comm comm,
+                                              std::size_t bytes,
+                                              int disp_unit,
                                               const window_hints& hints = {});
   /// The same, when every process's size is known (as for allocate above).
-  [[nodiscard]] static window allocate_shared(MPI_Comm comm, std::size_t bytes, int disp_unit,
+  [[nodiscard]] static window allocate_shared(MPI_Comm comm,
+                                              std::size_t bytes,
+                                              int disp_unit,
                                               const std::vector<std::size_t>& every_rank_bytes,
                                               const window_hints& hints = {});
   /// Collective over comm. A window without memory: regions are attached and detached locally,
@@ -174,7 +184,9 @@ class window {
   /// the new one overlaps them in a way MPI leaves unordered (a put after a put or an
   /// accumulate, an accumulate after a put), so one process's writes to one element take effect
   /// in program order on every MPI.
-  [[nodiscard]] access writing_to(int target, MPI_Aint disp, std::size_t bytes,
+  [[nodiscard]] access writing_to(int target,
+                                  MPI_Aint disp,
+                                  std::size_t bytes,
                                   write_kind kind = write_kind::put);
   /// For one read: require_passive(what) and the same checks, then completes earlier writes to
   /// `target`, so a process reads its own writes (MPI does not order a put and a later get).
@@ -229,12 +241,16 @@ class window {
  private:
   explicit window(std::unique_ptr<window_state> s) noexcept;
   // Gives a freshly created MPI_Win its error handler, its peers' exposure and its epoch.
-  static window finish_creation(std::unique_ptr<window_state> s, std::size_t bytes, int disp_unit,
+  static window finish_creation(std::unique_ptr<window_state> s,
+                                std::size_t bytes,
+                                int disp_unit,
                                 window_flavor flavor,
                                 const std::vector<std::size_t>* every_rank_bytes = nullptr);
   // Decides the flavor and the pooling of container windows (team_window.hpp).
-  friend window allocate_team_window(MPI_Comm comm, std::size_t bytes, int disp_unit,
-                                      const std::vector<std::size_t>& every_rank_bytes);
+  friend window allocate_team_window(MPI_Comm comm,
+                                     std::size_t bytes,
+                                     int disp_unit,
+                                     const std::vector<std::size_t>& every_rank_bytes);
   friend window create_team_dynamic_window(MPI_Comm comm);
   window_state& state() const;
   void release() noexcept;

@@ -1,0 +1,25 @@
+# PGAS_CHECK_HEADERS: every public header compiles on its own (and twice in one file, so its
+# include guard works). One generated translation unit per header, in one object library; the
+# detail/ headers are the library's own and are checked through the public ones.
+set(pgas_header_roots ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/runtime/include
+                      ${PROJECT_SOURCE_DIR}/algorithms/include)
+set(pgas_header_links pgas::algorithms)
+if(TARGET pgas::hdf5 AND TARGET pgas::serialization AND TARGET pgas::boost_mpi)
+  list(APPEND pgas_header_roots ${PROJECT_SOURCE_DIR}/io/include)
+  list(APPEND pgas_header_links pgas::hdf5 pgas::serialization pgas::boost_mpi)
+endif()
+set(pgas_header_units "")
+foreach(root ${pgas_header_roots})
+  file(GLOB_RECURSE headers RELATIVE ${root} CONFIGURE_DEPENDS ${root}/*.hpp)
+  foreach(header ${headers})
+    if(header MATCHES "/detail/")
+      continue()
+    endif()
+    string(MAKE_C_IDENTIFIER ${header} unit)
+    set(unit_file ${CMAKE_BINARY_DIR}/header_check/${unit}.cpp)
+    file(CONFIGURE OUTPUT ${unit_file} CONTENT "#include <${header}>\n#include <${header}>\n")
+    list(APPEND pgas_header_units ${unit_file})
+  endforeach()
+endforeach()
+add_library(pgas_header_check OBJECT ${pgas_header_units})
+target_link_libraries(pgas_header_check PRIVATE ${pgas_header_links} pgas_warnings)
