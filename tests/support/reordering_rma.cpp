@@ -145,6 +145,13 @@ int hold(const void* origin,
   return MPI_SUCCESS;
 }
 
+// Issues the held puts a synchronisation covers, then the synchronisation itself.
+template <class Call>
+int release_then(MPI_Win win, int rank, Call synchronise) {
+  const int rc = release(win, rank);
+  return rc != MPI_SUCCESS ? rc : synchronise();
+}
+
 int query_done(void*, MPI_Status* status) {
   MPI_Status_set_elements(status, MPI_BYTE, 0);
   MPI_Status_set_cancelled(status, 0);
@@ -200,36 +207,28 @@ int MPI_Rput(const void* origin,
 }
 
 int MPI_Win_flush(int rank, MPI_Win win) {
-  const int rc = release(win, rank);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush(rank, win);
+  return release_then(win, rank, [&] { return PMPI_Win_flush(rank, win); });
 }
 int MPI_Win_flush_local(int rank, MPI_Win win) {
-  const int rc = release(win, rank);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush_local(rank, win);
+  return release_then(win, rank, [&] { return PMPI_Win_flush_local(rank, win); });
 }
 int MPI_Win_flush_all(MPI_Win win) {
-  const int rc = release(win, MPI_ANY_SOURCE);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush_all(win);
+  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_flush_all(win); });
 }
 int MPI_Win_flush_local_all(MPI_Win win) {
-  const int rc = release(win, MPI_ANY_SOURCE);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush_local_all(win);
+  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_flush_local_all(win); });
 }
 int MPI_Win_unlock(int rank, MPI_Win win) {
-  const int rc = release(win, rank);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_unlock(rank, win);
+  return release_then(win, rank, [&] { return PMPI_Win_unlock(rank, win); });
 }
 int MPI_Win_unlock_all(MPI_Win win) {
-  const int rc = release(win, MPI_ANY_SOURCE);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_unlock_all(win);
+  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_unlock_all(win); });
 }
 int MPI_Win_fence(int assert_flags, MPI_Win win) {
-  const int rc = release(win, MPI_ANY_SOURCE);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_fence(assert_flags, win);
+  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_fence(assert_flags, win); });
 }
 int MPI_Win_complete(MPI_Win win) {
-  const int rc = release(win, MPI_ANY_SOURCE);
-  return rc != MPI_SUCCESS ? rc : PMPI_Win_complete(win);
+  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_complete(win); });
 }
 int MPI_Win_free(MPI_Win* win) {
   const int rc = release(*win, MPI_ANY_SOURCE);
