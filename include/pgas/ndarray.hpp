@@ -181,13 +181,11 @@ class ndarray {
     return halo_exchange{s.win};
   }
 
-  /// The element at global index `at` (unchecked) as a global pointer. Local.
-  [[nodiscard]] global_ptr<T> element(const index_type& at) const {
-    const state& s = st();
-    const auto place = s.layout.locate(at);
-    T* here = detail::address_here(place.image, s.me, s.data.data(), s.mapped, place.offset);
-    return global_ptr<T>(detail::made_by_container{}, &s.win, place.image,
-                         static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
+  /// The element at global index `at` (unchecked) as a global pointer; through a const array,
+  /// a pointer to const. Local.
+  [[nodiscard]] global_ptr<T> element(const index_type& at) { return element_in<T>(at); }
+  [[nodiscard]] global_ptr<const T> element(const index_type& at) const {
+    return element_in<const T>(at);
   }
   /// Where the elements are, for transfers and algorithms. Local.
   [[nodiscard]] const detail::tile_layout<N>& layout() const { return st().layout; }
@@ -207,6 +205,14 @@ class ndarray {
     std::vector<T*> mapped;
     detail::halo_plan<N> halo;
   };
+  template <class U>
+  [[nodiscard]] global_ptr<U> element_in(const index_type& at) const {
+    const state& s = st();
+    const auto place = s.layout.locate(at);
+    T* here = detail::address_here(place.image, s.me, s.data.data(), s.mapped, place.offset);
+    return global_ptr<U>(detail::made_by_container{}, &s.win, place.image,
+                         static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
+  }
   [[nodiscard]] state& st() const {
     if (!s_)
       throw usage_error("use of a moved-from pgas::ndarray");

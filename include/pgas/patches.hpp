@@ -57,8 +57,9 @@ void require_patch(const char* what,
 
 // Calls add(position in the patch buffer, element, length, 1) for every row (a run along the
 // last dimension) of the box's part in every tile the box crosses.
-template <class T, std::size_t N, class Add>
-void for_each_patch_row(const ndarray<T, N>& a,
+// `Array` is an ndarray, const for reads: its elements come as pointers to const then.
+template <class Array, std::size_t N, class Add>
+void for_each_patch_row(Array& a,
                         const std::array<std::size_t, N>& first,
                         const std::array<std::size_t, N>& sizes,
                         Add add) {
@@ -102,9 +103,10 @@ void for_each_patch_row(const ndarray<T, N>& a,
   });
 }
 
-// The walk the transfers take: writable elements, which read_elements sees as const.
-template <class T, std::size_t N>
-auto patch_walk(const ndarray<T, N>& a,
+// The walk the transfers take: writable elements through a writable array, const ones through
+// a const array.
+template <class Array, std::size_t N>
+auto patch_walk(Array& a,
                 const std::array<std::size_t, N>& first,
                 const std::array<std::size_t, N>& sizes) {
   return [&a, first, sizes](auto add) { for_each_patch_row(a, first, sizes, add); };
