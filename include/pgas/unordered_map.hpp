@@ -1,21 +1,36 @@
 #pragma once
 // pgas::unordered_map: a distributed hash map. Keys are hashed to an owner image; each owner
 // keeps an open-addressing table in a pgas::vector (memory on a dynamic window), which any
-// image reads with one-sided gets.
+// image reads with one-sided gets. Updates reach their owner in batches: all images' queues at
+// a collective commit(), or a bounded stream of async updates that the owner applies when it
+// makes progress (the owner-side message engine).
 
+#include <pgas/array.hpp>
+#include <pgas/detail/keyed_combiner.hpp>
 #include <pgas/detail/live_handle.hpp>
+#include <pgas/dist_object.hpp>
+#include <pgas/future.hpp>
+#include <pgas/rpc.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/vector.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <span>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 namespace pgas {
@@ -30,8 +45,20 @@ namespace pgas {
 /// insert, the lowest image's first value wins; `insert_or_assign` keeps the last; `accumulate`
 /// sums. Owners grow their tables at commit, as far as needed.
 ///
-/// `find`, `contains` and `size` read the committed state, from any image, with one-sided gets
-/// on the owner's table; an image's own queued operations are not visible before commit().
+/// `async_insert` and `async_accumulate` are the non-collective stream: the caller combines
+/// repeated keys in a buffer per owner (at most a batch of distinct keys each, sized from the
+/// message engine's buffers), sends a full batch as one message, and sends what it holds at
+/// every sync point; the owner applies a batch when it makes progress (the progress rule of
+/// pgas/rpc.hpp). Every async update made before a sync point of the map's team has been applied
+/// when it returns, and before any operation queued for the same commit(). Concurrent
+/// `async_insert`s of one new key: one of them wins; `async_accumulate` sums. An owner whose
+/// table would pass three quarters full keeps further new keys beside it until the next
+/// commit(), which moves them in.
+///
+/// `find`, `contains` and `size` read the state as of the last sync point, from any image, with
+/// one-sided gets on the owner's table (and a call to the owner for a key kept beside it);
+/// `size` counts keys as of the last commit(). An image's own queued operations are not visible
+/// before commit(). `async_find` asks the owner itself, after this image's earlier async updates.
 /// Collective to construct, commit and destroy; move-only. K and V must be trivially copyable,
 /// and Hash must give the same value for a key on every image.
 template <class K, class V, class Hash = std::hash<K>>
@@ -47,12 +74,50 @@ class unordered_map {
       : unordered_map(current_team(), initial_capacity) {}
   /// Collective over team t: the map's keys are spread over t's images.
   explicit unordered_map(const pgas::team& t, std::size_t initial_capacity = 16)
-      : table_(t, 0), outbox_(t.size()) {
+      : table_(t, 0), outbox_(t.size()), spilled_(t, t.size()) {
     std::size_t cap = 8;
     while (cap < 2 * initial_capacity) cap *= 2;
     grow_local_table(cap);
     table_.commit();
+    async_ = std::make_unique<async_part>(this, t);
   }
+  unordered_map(unordered_map&& o) noexcept
+      : table_(std::move(o.table_)),
+        outbox_(std::move(o.outbox_)),
+        spilled_(std::move(o.spilled_)),
+        spill_(std::move(o.spill_)),
+        arrived_(std::move(o.arrived_)),
+        count_(o.count_),
+        erased_(o.erased_),
+        total_(o.total_),
+        rebuilding_(o.rebuilding_),
+        live_(std::move(o.live_)),
+        async_(std::move(o.async_)) {
+    rebind();
+  }
+  /// Collective, as destruction is: this map's async updates are applied before it goes.
+  unordered_map& operator=(unordered_map&& o) {
+    if (this != &o) {
+      async_.reset();
+      table_ = std::move(o.table_);
+      outbox_ = std::move(o.outbox_);
+      spilled_ = std::move(o.spilled_);
+      spill_ = std::move(o.spill_);
+      arrived_ = std::move(o.arrived_);
+      count_ = o.count_;
+      erased_ = o.erased_;
+      total_ = o.total_;
+      rebuilding_ = o.rebuilding_;
+      live_ = std::move(o.live_);
+      async_ = std::move(o.async_);
+      rebind();
+    }
+    return *this;
+  }
+  unordered_map(const unordered_map&) = delete;
+  unordered_map& operator=(const unordered_map&) = delete;
+  /// Collective: every async update sent to this map, from any image, is applied first.
+  ~unordered_map() = default;
 
   /// Queues: add (k, v) unless k is present. Local, no MPI call; applied at commit().
   void insert(const K& k, const V& v) { queue(op_kind::insert, k, v); }
@@ -63,6 +128,48 @@ class unordered_map {
   { queue(op_kind::accumulate, k, v); }
   /// Queues: remove k if present. Local; applied at commit().
   void erase(const K& k) { queue(op_kind::erase, k, V{}); }
+
+  /// Sends: add (k, v) at k's owner unless k is present there. Not collective; applied by the
+  /// next sync point of the map's team. Local (it may send a full batch and make progress).
+  void async_insert(const K& k, const V& v) {
+    live_.require(name);
+    const std::uint64_t h = hash_of(k);
+    const std::size_t owner = h % table_.team().size();
+    if (owner == table_.team().rank()) {
+      apply_update({k, v, V{}, true, false});
+      return;
+    }
+    if (async_->stream.held.insert(owner, k, h, v, same_key))
+      async_->stream.send(owner);
+  }
+  /// Sends: k's value += v at k's owner, or k = v if absent; repeated keys are combined here
+  /// first. Not collective; applied by the next sync point of the map's team. Local.
+  void async_accumulate(const K& k, const V& v) requires requires(V a, V b) { a += b; }
+  {
+    live_.require(name);
+    const std::uint64_t h = hash_of(k);
+    const std::size_t owner = h % table_.team().size();
+    if (owner == table_.team().rank()) {
+      apply_update({k, V{}, v, false, true});
+      return;
+    }
+    if (async_->stream.held.accumulate(owner, k, h, v, same_key))
+      async_->stream.send(owner);
+  }
+  /// A future of k's value at its owner, which answers when it makes progress; it sees this
+  /// image's earlier async updates and everything applied there before. Local.
+  [[nodiscard]] future<std::optional<V>> async_find(const K& k) const {
+    live_.require(name);
+    const std::size_t owner = hash_of(k) % table_.team().size();
+    if (owner == table_.team().rank())
+      return future<std::optional<V>>::make_ready(find_here(k));
+    async_->stream.send(owner);  // the channel to the owner is ordered: they arrive first
+    return detail::remote::rpc_world(
+        static_cast<std::size_t>(table_.team().world_rank(owner)),
+        [](const dist_object<unordered_map*>& d, const K& key) { return (*d)->find_here(key); },
+        async_->self, k);
+  }
+
   /// Operations this image queued since the last commit. Local.
   [[nodiscard]] std::size_t pending() const {
     live_.require(name);
@@ -75,6 +182,10 @@ class unordered_map {
   /// and grow their tables as needed. Afterwards every image sees the result.
   void commit() {
     live_.require(name);
+    // Every async update sent before commit() is applied first; from here until the table is
+    // rebuilt, one arriving (from outside the team) waits in arrived_.
+    table_.sync();
+    const rebuilding_scope scope(*this);
     // One all-to-all: each image's queue for owner t goes to t, arriving in image order.
     std::vector<std::size_t> counts(table_.team().size());
     std::vector<op> sends;
@@ -87,9 +198,10 @@ class unordered_map {
         runtime::exchange(std::span<const op>(sends), counts, table_.team().native());
     // Rehash when keys, tombstones and arrivals could pass half the room, growing (collectively:
     // the table is a pgas::vector) until the keys and arrivals fill at most half.
+    const std::size_t arriving = inbox.size() + spill_.size();
     std::size_t cap = table_.local().size();
-    const bool rehash = 2 * (count_ + erased_ + inbox.size()) > cap;
-    while (2 * (count_ + inbox.size()) > cap) cap *= 2;
+    const bool rehash = 2 * (count_ + erased_ + arriving) > cap;
+    while (2 * (count_ + arriving) > cap) cap *= 2;
     std::vector<slot> old;
     if (rehash)
       old.assign(table_.local().begin(), table_.local().end());
@@ -104,8 +216,14 @@ class unordered_map {
           apply({op_kind::assign, s.key, s.value});
       }
     }
+    // Keys kept beside the table came before this commit's queued operations.
+    for (const auto& [key, value] : spill_) apply({op_kind::assign, key, value});
+    spill_.clear();
     for (const op& o : inbox) apply(o);
-    total_ = runtime::allreduce(count_, runtime::reduce_op::sum, table_.team().native());
+    scope.end();
+    publish_spill();
+    total_ =
+        runtime::allreduce(count_ + spill_.size(), runtime::reduce_op::sum, table_.team().native());
     table_.sync();
   }
 
@@ -121,11 +239,17 @@ class unordered_map {
       const std::size_t at = first + ((h / table_.team().size() + probe) & (cap - 1));
       const slot s = table_[at];
       if (s.state == empty)
-        return std::nullopt;
+        break;
       if (s.state == full && same_key(s.key, k))
         return s.value;
     }
-    return std::nullopt;
+    // Not in the table: the owner may keep it beside (async inserts past three quarters full).
+    if (owner == table_.team().rank())
+      return find_beside(k);
+    const std::uint64_t beside = spilled_[owner];
+    if (beside == 0)
+      return std::nullopt;
+    return async_find(k).get();
   }
   /// True if k is present (committed). Local.
   [[nodiscard]] bool contains(const K& k) const { return find(k).has_value(); }
@@ -137,7 +261,7 @@ class unordered_map {
   /// Number of keys this image owns. Local.
   [[nodiscard]] std::size_t local_size() const {
     live_.require(name);
-    return count_;
+    return count_ + spill_.size();
   }
   /// Calls f(key, value) for every key this image owns. Local.
   template <class F>
@@ -147,6 +271,7 @@ class unordered_map {
       if (s.state == full)
         f(s.key, s.value);
     }
+    for (const auto& [key, value] : spill_) f(key, value);
   }
 
  private:
@@ -162,6 +287,8 @@ class unordered_map {
     K key;
     V value;
   };
+
+  using update = detail::keyed_update<K, V>;
 
   static bool same_key(const K& a, const K& b) {
     if constexpr (std::equality_comparable<K>) {
@@ -237,12 +364,176 @@ class unordered_map {
     }
   }
 
+  // Keys kept beside the table (async inserts past three quarters full), until commit().
+  struct beside_hash {
+    std::size_t operator()(const K& k) const { return static_cast<std::size_t>(hash_of(k)); }
+  };
+  struct beside_equal {
+    bool operator()(const K& a, const K& b) const { return same_key(a, b); }
+  };
+
+  // This image's value of k, in the table or beside it; null if absent.
+  V* value_here(const K& k) {
+    const std::uint64_t h = hash_of(k);
+    auto slots = table_.local();
+    const std::size_t cap = slots.size();
+    for (std::size_t probe = 0; probe < cap; ++probe) {
+      slot& s = slots[(h / table_.team().size() + probe) & (cap - 1)];
+      if (s.state == empty)
+        break;
+      if (s.state == full && same_key(s.key, k))
+        return &s.value;
+    }
+    const auto it = spill_.find(k);
+    return it == spill_.end() ? nullptr : &it->second;
+  }
+  std::optional<V> find_here(const K& k) const {
+    V* v = const_cast<unordered_map*>(this)->value_here(k);
+    return v == nullptr ? std::nullopt : std::optional<V>(*v);
+  }
+  std::optional<V> find_beside(const K& k) const {
+    const auto it = spill_.find(k);
+    return it == spill_.end() ? std::nullopt : std::optional<V>(it->second);
+  }
+  // A new key: into the table while it stays at most three quarters full, else beside it.
+  void add_here(const K& k, const V& v) {
+    if (4 * (count_ + erased_ + 1) <= 3 * table_.local().size()) {
+      apply({op_kind::assign, k, v});
+    } else {
+      spill_.emplace(k, v);
+    }
+  }
+  // Applies one combined async update at its owner: the insert (if k is absent), then the sum.
+  void apply_update(const update& u) {
+    if (rebuilding_) {
+      arrived_.push_back(u);
+      return;
+    }
+    V* at = value_here(u.key);
+    if (at == nullptr && u.has_insert) {
+      add_here(u.key, u.inserted);
+      if (!u.has_sum)
+        return;
+      at = value_here(u.key);
+    }
+    if constexpr (requires(V a, V b) { a += b; }) {
+      if (u.has_sum) {
+        if (at != nullptr) {
+          *at += u.sum;
+        } else {
+          add_here(u.key, u.sum);
+        }
+      }
+    }
+  }
+  // Tells other images' find() whether to ask this owner about keys beside its table.
+  void publish_spill() { spilled_.local()[0] = spill_.size(); }
+
+  // Marks commit()'s rebuild: async updates arriving meanwhile wait, and are applied after it.
+  class rebuilding_scope {
+   public:
+    explicit rebuilding_scope(unordered_map& m) : map_(m) { map_.rebuilding_ = true; }
+    rebuilding_scope(const rebuilding_scope&) = delete;
+    rebuilding_scope& operator=(const rebuilding_scope&) = delete;
+    ~rebuilding_scope() { end(); }
+    void end() const {
+      if (!map_.rebuilding_)
+        return;
+      map_.rebuilding_ = false;
+      std::vector<update> waiting;
+      waiting.swap(map_.arrived_);
+      for (const update& u : waiting) map_.apply_update(u);
+    }
+
+   private:
+    unordered_map& map_;
+  };
+
+  // The handler of a batch, at its owner.
+  static void on_batch(std::size_t, std::span<const std::byte> payload) {
+    const std::byte* at = payload.data();
+    unordered_map& m = **detail::wire::codec<dist_object<unordered_map*>>::read(at);
+    std::uint64_t count = 0;
+    std::memcpy(&count, at, sizeof count);
+    at += sizeof count;
+    for (std::uint64_t k = 0; k < count; ++k, at += sizeof(update)) {
+      update u;
+      std::memcpy(static_cast<void*>(&u), at, sizeof u);
+      m.apply_update(u);
+    }
+    m.publish_spill();
+  }
+
+  // This image's async updates not yet sent, combined per owner; a sync point sends them all
+  // (runtime::deferred_writes), and so does the map's destruction.
+  struct update_stream final : runtime::deferred_writes {
+    update_stream(const dist_object<unordered_map*>& map, std::size_t images)
+        : self(map), held(images, batch_for_engine()) {}
+    update_stream(const update_stream&) = delete;
+    update_stream& operator=(const update_stream&) = delete;
+    ~update_stream() {
+      try {
+        issue();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pgas: sending a pgas::unordered_map's last async updates: %s\n",
+                     e.what());
+      }
+    }
+    void issue() override {
+      for (std::size_t d = 0; d < held.destinations(); ++d) send(d);
+    }
+    // One message with every update held for image d of the team.
+    void send(std::size_t d) {
+      const std::span<const update> batch = held.held(d);
+      if (batch.empty())
+        return;
+      static const std::uint64_t handler = runtime::messages::name_of(&on_batch);
+      const std::uint64_t count = batch.size();
+      const std::size_t bytes = sizeof(std::uint64_t) + sizeof count + batch.size_bytes();
+      std::byte* at = runtime::messages::reserve(
+                          static_cast<std::size_t>(self.team().world_rank(d)), handler, bytes)
+                          .data();
+      detail::wire::codec<dist_object<unordered_map*>>::write(at, self);
+      std::memcpy(at, &count, sizeof count);
+      std::memcpy(at + sizeof count, batch.data(), batch.size_bytes());
+      held.clear(d);
+    }
+    // As many distinct keys as one engine message carries, and at most 4096 (a batch that
+    // waits for its sync point costs memory per owner).
+    static std::size_t batch_for_engine() {
+      const std::size_t room = runtime::messages::max_message_bytes();
+      const std::size_t header = 2 * sizeof(std::uint64_t);
+      const std::size_t fits = room > header ? (room - header) / sizeof(update) : 1;
+      return std::clamp<std::size_t>(fits, 1, 4096);
+    }
+    const dist_object<unordered_map*>& self;
+    detail::keyed_combiner<K, V> held;
+  };
+  // What the async stream needs, made once per map: the name every image knows the map by,
+  // then the stream (destroyed first, so its last batches are sent before the name's
+  // destruction waits until everything sent to the map has been applied).
+  struct async_part {
+    async_part(unordered_map* map, const pgas::team& t) : self(t, map), stream(self, t.size()) {}
+    dist_object<unordered_map*> self;
+    update_stream stream;
+  };
+  // After a move: the map's name and stream lead to its new address.
+  void rebind() noexcept {
+    if (async_)
+      *async_->self = this;
+  }
+
   pgas::vector<slot> table_;
   std::vector<std::vector<op>> outbox_;
-  std::size_t count_ = 0;   // keys in this image's table
-  std::size_t erased_ = 0;  // tombstones in this image's table
+  pgas::array<std::uint64_t> spilled_;  // per image: how many keys it keeps beside its table
+  std::unordered_map<K, V, beside_hash, beside_equal> spill_;
+  std::vector<update> arrived_;  // async updates that came during commit()'s rebuild
+  std::size_t count_ = 0;        // keys in this image's table
+  std::size_t erased_ = 0;       // tombstones in this image's table
   std::size_t total_ = 0;
+  bool rebuilding_ = false;
   detail::live_handle live_;  // use after a move throws instead of indexing an empty outbox
+  std::unique_ptr<async_part> async_;  // last: destroyed first, while the table still exists
   static constexpr const char* name = "pgas::unordered_map";
 };
 
