@@ -81,7 +81,12 @@ int main(int argc, char** argv) {
   std::vector<std::int64_t> t_pgas(requests), t_a2a(requests), t_get(few);
   const auto times = bench::interleaved_medians(
       static_cast<int>(opt.get("reps")),
-      {[&] { pgas::gather(table, index, t_pgas); },
+      {[&] {
+         // Owners answer without shared memory (runtime/owner_reads.hpp): the timing's raw MPI
+         // reduction must not start while another image still waits for this one's answers.
+         pgas::gather(table, index, t_pgas);
+         pgas::sync_all();
+       },
        [&] { alltoallv_gather(local_table, index, t_a2a); },
        [&] {
          for (std::size_t k = 0; k < few; ++k) {

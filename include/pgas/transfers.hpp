@@ -14,6 +14,8 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/owner_reads.hpp>
 #include <pgas/runtime/runs.hpp>
 
 #include <algorithm>
@@ -122,12 +124,21 @@ inline void require_indices(const char* what,
 class started_transfers {
  public:
   void add(runtime::window& w, int target) { started_.push_back({&w, target}); }
-  /// Completes them (MPI_Win_flush per target). Local; the wait is only for operations already
-  /// in flight.
+  /// Completes them (MPI_Win_flush per target, and the owners' answers). Local; the wait is
+  /// only for operations already in flight.
   void complete() {
     for (const started& s : started_) s.w->flush(s.target);
     started_.clear();
+    reads.wait();
   }
+  /// True once the owners have answered every read (making progress once, never waiting).
+  bool answers_in() {
+    if (!reads.done())
+      (void)runtime::messages::progress();
+    return reads.done();
+  }
+  /// Reads that owners answer (runtime/owner_reads.hpp).
+  runtime::owner_reads::pending reads;
 
  private:
   struct started {
@@ -137,10 +148,13 @@ class started_transfers {
   std::vector<started> started_;
 };
 
-// A future's source for started transfers: ready once they are completed, which ready()
-// itself does (a flush only waits for operations already in flight).
+// A future's source for started transfers: ready once the owners have answered and the MPI
+// operations are completed, which ready() itself does (a flush only waits for operations
+// already in flight).
 struct started_source final : future_source<std::monostate> {
   bool ready() override {
+    if (!transfers.answers_in())
+      return false;
     transfers.complete();
     return true;
   }
@@ -167,10 +181,14 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
       for (std::size_t j = 0; j < len; ++j) to[j] = from[j * step];
     }
   };
-  const auto remote = [&out, started](owner_batch<const T>& b) {
+  runtime::owner_reads::pending answers;  // of a blocking read
+  const auto remote = [&out, started, &answers](owner_batch<const T>& b) {
     runtime::window& w = *b.first.window();
     const int owner = rank_of(b.first);
-    if (started != nullptr) {
+    if (runtime::owner_reads::answered_by_owner(w, b.target)) {
+      runtime::owner_reads::get(w, out.data(), b.origin, owner, b.first.displacement(), b.target,
+                                started != nullptr ? started->reads : answers);
+    } else if (started != nullptr) {
       (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(),
                                     b.target);
       started->add(w, owner);
@@ -183,6 +201,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     grouped.add(at, p, len, step);
   });
   grouped.finish();
+  answers.wait();
 }
 
 // Writes `in` to the elements `walk` names, which must be distinct. Runs in this process's

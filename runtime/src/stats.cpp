@@ -23,12 +23,12 @@ void start_from_environment() {
 
 namespace {
 
-constexpr int fields = 21;
+constexpr int fields = 23;
 
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {
       &s.puts,        &s.gets,       &s.accumulates,      &s.atomics,
-      &s.peer_stores, &s.peer_loads, &s.in_place_updates, &s.owner_updates};
+      &s.peer_stores, &s.peer_loads, &s.in_place_updates, &s.owner_updates, &s.owner_reads};
   int k = 0;
   for (const transfer_count* c : counts) {
     out[k++] = static_cast<double>(c->operations);
@@ -44,8 +44,8 @@ void flatten(const rma_stats& s, double* out) {
 void print_row(const char* who, const double* f) {
   // Operations, then bytes in MiB, for each kind of transfer.
   std::printf("%-6s", who);
-  for (int k = 0; k < 16; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
-  std::printf(" %8.0f %9.4f %7.0f %6.0f %6.0f\n", f[16], f[17], f[18], f[19], f[20]);
+  for (int k = 0; k < 18; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
+  std::printf(" %8.0f %9.4f %7.0f %6.0f %6.0f\n", f[18], f[19], f[20], f[21], f[22]);
 }
 
 }  // namespace
@@ -68,9 +68,10 @@ void print_table(MPI_Comm comm) {
   std::printf(
       "pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
       "them; windows created, taken from the pool and freed\n");
-  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n", "image",
-              "MPI puts", "MPI gets", "MPI accumulates", "MPI atomics", "peer stores", "peer loads",
-              "in-place updates", "owner updates", "syncs", "sync s", "windows", "pool", "freed");
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n",
+              "image", "MPI puts", "MPI gets", "MPI accumulates", "MPI atomics", "peer stores",
+              "peer loads", "in-place updates", "owner updates", "owner reads", "syncs", "sync s",
+              "windows", "pool", "freed");
   std::vector<double> total(fields, 0.0);
   for (int r = 0; r < size; ++r) {
     const double* row = all.data() + static_cast<std::size_t>(r) * fields;

@@ -207,6 +207,47 @@ TYPED_TEST(Transfers, gather_by_index_list_with_repeats_in_any_order) {
   }
 }
 
+TYPED_TEST(Transfers, a_gather_sees_this_images_own_earlier_writes_and_async_ones_complete) {
+  // Without shared memory the owners answer gathers (runtime/owner_reads.hpp): a request must
+  // follow this image's puts to the owner, and a future's ready() must serve other images.
+  auto c = filled<TypeParam>(300);
+  // The indices image img writes: some with i % images() == img, so no two images write one.
+  const auto written_by = [](std::size_t img) {
+    std::mt19937_64 gen(5 + img);
+    std::vector<std::size_t> w;
+    for (int k = 0; k < 100; ++k) w.push_back((gen() % (300 / images())) * images() + img);
+    std::sort(w.begin(), w.end());
+    w.erase(std::unique(w.begin(), w.end()), w.end());
+    return w;
+  };
+  const std::vector<std::size_t> mine = written_by(me());
+  std::vector<long> values(mine.size());
+  for (std::size_t k = 0; k < mine.size(); ++k) values[k] = -static_cast<long>(mine[k]);
+  pgas::scatter(c, mine, std::span<const long>(values));
+  std::vector<long> got(mine.size(), 0);
+  pgas::gather(c, mine, std::span<long>(got));
+  EXPECT_EQ(got, values);
+  pgas::sync_all();
+  // Every image gathers every index, in reverse, through futures polled with ready().
+  std::vector<std::size_t> all(300);
+  std::iota(all.rbegin(), all.rend(), std::size_t{0});
+  std::vector<long> later(all.size(), 0);
+  auto f = pgas::async_gather(c, all, std::span<long>(later));
+  while (!f.ready()) {
+  }
+  std::set<std::size_t> written;
+  for (std::size_t img = 0; img < images(); ++img) {
+    for (std::size_t i : written_by(img)) written.insert(i);
+  }
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const std::size_t i = all[k];
+    wrong += later[k] == (written.count(i) ? -static_cast<long>(i) : value_at(i)) ? 0u : 1u;
+  }
+  EXPECT_EQ(wrong, 0u);
+  pgas::sync_all();
+}
+
 TYPED_TEST(Transfers, scatter_lets_the_later_of_two_writes_to_one_index_win) {
   for (std::size_t n : sizes) {
     auto c = filled<TypeParam>(n);

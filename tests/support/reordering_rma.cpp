@@ -5,12 +5,13 @@
 // a get or accumulate, to the same location), yet the MPIs in CI happen to apply them in issue
 // order, so a library that forgets to order overlapping writes passes against them. This layer
 // holds every MPI_Put and MPI_Rput back and issues them in reverse order only when the window
-// is flushed, unlocked, fenced or completed for their target; gets and accumulates pass through
-// at once and so overtake the held puts, as MPI allows. Anything that relies on an order MPI
-// does not promise then fails.
+// is flushed, unlocked, fenced or completed for their target (a local flush only copies their
+// data: it promises the buffer back, not the put at the target); gets and accumulates pass
+// through at once and so overtake the held puts, as MPI allows. Anything that relies on an order
+// MPI does not promise then fails.
 //
-// Limits: an MPI_Put's origin buffer is not copied (MPI forbids changing it before local
-// completion, so a library that does is caught too); an MPI_Rput's is copied and its request
+// Limits: an MPI_Put's origin buffer is copied only at local completion (MPI forbids changing
+// it before, so a library that does is caught too); an MPI_Rput's is copied and its request
 // completes at once, as a put whose data left the buffer would.
 #include <mpi.h>
 
@@ -108,6 +109,45 @@ int release(MPI_Win win, int rank) {
   return rc;
 }
 
+// Copies a held put's origin data, so the put may stay held after its buffer is reused. The
+// copy keeps the origin's layout (the put reads it at the same offsets from its start); the
+// element types pgas puts with have a lower bound of 0 or more.
+void copy_origin_of(held_put& p) {
+  if (p.copy)
+    return;
+  MPI_Aint lb = 0;
+  MPI_Aint true_extent = 0;
+  PMPI_Type_get_true_extent(p.origin_type, &lb, &true_extent);
+  MPI_Aint ignored = 0;
+  MPI_Aint extent = 0;
+  PMPI_Type_get_extent(p.origin_type, &ignored, &extent);
+  if (lb < 0) {
+    std::fprintf(stderr, "reordering layer: a put origin type with a negative lower bound\n");
+    std::abort();
+  }
+  const MPI_Aint bytes = p.origin_count == 0 ? 0 : lb + (p.origin_count - 1) * extent + true_extent;
+  p.copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(bytes));
+  if (bytes > lb) {
+    std::memcpy(p.copy->data() + lb, static_cast<const char*>(p.origin) + lb,
+                static_cast<std::size_t>(bytes - lb));
+  }
+}
+
+// Local completion lets the caller reuse the origin buffers, not more: the puts to `rank` (every
+// rank: MPI_ANY_SOURCE) keep being held, with their data copied.
+int complete_locally(MPI_Win win, int rank) {
+  if (!reordering())
+    return MPI_SUCCESS;
+  auto found = held().find(win);
+  if (found == held().end())
+    return MPI_SUCCESS;
+  for (held_put& p : found->second) {
+    if (rank == MPI_ANY_SOURCE || p.target_rank == rank)
+      copy_origin_of(p);
+  }
+  return MPI_SUCCESS;
+}
+
 int hold(const void* origin,
          int origin_count,
          MPI_Datatype origin_type,
@@ -119,27 +159,8 @@ int hold(const void* origin,
          bool copy_origin) {
   held_put p{origin,      nullptr,     origin_count, keep(origin_type),
              target_rank, target_disp, target_count, keep(target_type)};
-  if (copy_origin) {
-    // The copy keeps the origin's layout (the put reads it at the same offsets from its start);
-    // the element types pgas puts with have a lower bound of 0 or more.
-    MPI_Aint lb = 0;
-    MPI_Aint true_extent = 0;
-    PMPI_Type_get_true_extent(origin_type, &lb, &true_extent);
-    MPI_Aint ignored = 0;
-    MPI_Aint extent = 0;
-    PMPI_Type_get_extent(origin_type, &ignored, &extent);
-    if (lb < 0) {
-      std::fprintf(stderr,
-                   "reordering layer: an MPI_Rput origin type with a negative lower bound\n");
-      std::abort();
-    }
-    const MPI_Aint bytes = origin_count == 0 ? 0 : lb + (origin_count - 1) * extent + true_extent;
-    p.copy = std::make_shared<std::vector<char>>(static_cast<std::size_t>(bytes));
-    if (bytes > lb) {
-      std::memcpy(p.copy->data() + lb, static_cast<const char*>(origin) + lb,
-                  static_cast<std::size_t>(bytes - lb));
-    }
-  }
+  if (copy_origin)
+    copy_origin_of(p);
   held()[win].push_back(std::move(p));
   ++held_count;
   return MPI_SUCCESS;
@@ -210,13 +231,15 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   return release_then(win, rank, [&] { return PMPI_Win_flush(rank, win); });
 }
 int MPI_Win_flush_local(int rank, MPI_Win win) {
-  return release_then(win, rank, [&] { return PMPI_Win_flush_local(rank, win); });
+  const int rc = complete_locally(win, rank);
+  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush_local(rank, win);
 }
 int MPI_Win_flush_all(MPI_Win win) {
   return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_flush_all(win); });
 }
 int MPI_Win_flush_local_all(MPI_Win win) {
-  return release_then(win, MPI_ANY_SOURCE, [&] { return PMPI_Win_flush_local_all(win); });
+  const int rc = complete_locally(win, MPI_ANY_SOURCE);
+  return rc != MPI_SUCCESS ? rc : PMPI_Win_flush_local_all(win);
 }
 int MPI_Win_unlock(int rank, MPI_Win win) {
   return release_then(win, rank, [&] { return PMPI_Win_unlock(rank, win); });

@@ -27,6 +27,7 @@ struct rma_stats {
   transfer_count peer_loads;            ///< plain loads from a same-node peer's memory
   transfer_count in_place_updates;      ///< accumulates and atomics applied with processor atomics
   transfer_count owner_updates;         ///< accumulates and atomics applied here, as their owner
+  transfer_count owner_reads;           ///< elements read here for another image, as their owner
   std::uint64_t sync_points = 0;        ///< sync_all, sync_images, sync_memory
   double sync_seconds = 0;              ///< time spent in them
   std::uint64_t windows_created = 0;    ///< MPI windows made

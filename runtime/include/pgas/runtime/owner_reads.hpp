@@ -1,0 +1,218 @@
+#pragma once
+// Reads of scattered elements that the image owning the memory answers itself: the reader sends
+// each owner the element offsets it wants, in as few engine messages as hold them, and the owner
+// replies with the values, read with plain loads. What the fastest hand-written gathers do (bale's
+// index gather: a request, then a reply, per batch) where a derived-datatype MPI_Get of many
+// one-element runs is slow: without shared memory, and above all between nodes.
+//
+// Progress: the owner answers when it makes progress (messages.hpp's rule), as it applies
+// updates; the reader makes progress while it waits, so two images reading each other answer
+// each other.
+//
+// Ordering: a read follows this image's earlier writes to the owner (window::ordering_for_owner
+// completes those that went through MPI; batches for the owner to apply go ahead of it on the
+// engine's ordered channel), so an image reads its own writes, as with MPI_Get.
+
+#include <pgas/runtime/element_runs.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/window.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <vector>
+
+namespace pgas::runtime::owner_reads {
+
+class pending;
+
+namespace detail {
+
+// What precedes a request's element offsets.
+struct request_header {
+  std::uint64_t window_name;
+  std::int64_t disp;     // where element offset 0 is, on the owner
+  std::uint64_t answer;  // the reader's request record
+  std::uint32_t count;
+  std::uint8_t wide;  // offsets of 8 bytes (else 4)
+  std::uint8_t unused[3];
+};
+static_assert(sizeof(request_header) == 32);
+
+// At the reader: where one request's answer goes.
+struct request_record {
+  std::byte* into;               // the reader's buffer, element 0
+  std::vector<MPI_Aint> origin;  // where each answered element goes, in elements
+  std::size_t* outstanding;      // the pending reads' count
+};
+
+template <class T>
+T load(const std::byte* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return v;
+}
+
+// At the reader: an answer, its values in request order.
+template <class T>
+void on_answer(std::size_t, std::span<const std::byte> payload) {
+  auto* r = reinterpret_cast<request_record*>(
+      static_cast<std::uintptr_t>(load<std::uint64_t>(payload.data())));
+  const std::byte* values = payload.data() + sizeof(std::uint64_t);
+  for (std::size_t k = 0; k < r->origin.size(); ++k) {
+    std::memcpy(r->into + static_cast<std::size_t>(r->origin[k]) * sizeof(T),
+                values + k * sizeof(T), sizeof(T));
+  }
+  --*r->outstanding;
+}
+
+// At the owner: reads the elements asked for, a few ahead in flight, and answers at once.
+template <class T>
+void on_request(std::size_t source, std::span<const std::byte> payload) {
+  const auto h = load<request_header>(payload.data());
+  window* w = window::named(h.window_name);
+  if (w == nullptr)
+    throw usage_error("a read arrived for a container that no longer exists");
+  const auto* from = static_cast<const T*>(w->own_memory_for_update(h.disp));
+  const std::byte* offsets = payload.data() + sizeof h;
+  const auto offset = [&](std::size_t k) -> std::size_t {
+    return h.wide != 0 ? static_cast<std::size_t>(load<std::uint64_t>(offsets + 8 * k))
+                       : load<std::uint32_t>(offsets + 4 * k);
+  };
+  std::byte* answer = messages::reserve_reply(source, messages::name_of(&on_answer<T>),
+                                              sizeof(std::uint64_t) + h.count * sizeof(T))
+                          .data();
+  std::memcpy(answer, &h.answer, sizeof h.answer);
+  std::byte* values = answer + sizeof(std::uint64_t);
+  constexpr std::size_t ahead = 16;
+  for (std::size_t k = 0; k < h.count; ++k) {
+    if (k + ahead < h.count)
+      __builtin_prefetch(from + offset(k + ahead), 0);
+    std::memcpy(values + k * sizeof(T), from + offset(k), sizeof(T));
+  }
+  statistics::count_many(&rma_stats::owner_reads, h.count, h.count * sizeof(T));
+}
+
+}  // namespace detail
+
+/// Reads in flight at their owners. Done once every answer has arrived; it must outlive them
+/// (its destructor waits). Neither copyable nor movable: the answers find it by address.
+class pending {
+ public:
+  pending() = default;
+  pending(const pending&) = delete;
+  pending& operator=(const pending&) = delete;
+  pending(pending&&) = delete;
+  pending& operator=(pending&&) = delete;
+  ~pending() {
+    if (outstanding_ == 0)
+      return;
+    try {
+      wait();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pgas: waiting for reads answered by their owners: %s\n", e.what());
+    }
+  }
+  /// True once every answer is in. Makes no progress. Local.
+  [[nodiscard]] bool done() const noexcept { return outstanding_ == 0; }
+  /// Makes progress until every answer is in. Local (it needs the owners to make progress).
+  void wait() {
+    messages::progress_until([this] { return outstanding_ == 0; });
+    records_.clear();
+  }
+
+ private:
+  template <class T>
+  friend void get(window&, T*, const element_runs&, int, MPI_Aint, const element_runs&, pending&);
+  std::size_t outstanding_ = 0;
+  std::deque<detail::request_record> records_;  // stable addresses
+};
+
+/// True when a read of `target_runs` on w is faster answered by the owner than as one MPI_Get:
+/// the window's owner applies updates (no shared memory), and the runs are short, so that the
+/// offsets a request carries (4 bytes an element) are no more than MPI's description of the
+/// runs (an hindexed datatype: 16 bytes a run). Long runs go as MPI_Get, which moves them
+/// without the owner. Local.
+[[nodiscard]] inline bool answered_by_owner(const window& w, const element_runs& target_runs) {
+  return w.owner_applies_updates() &&
+         4 * target_runs.elements() <= 16 * target_runs.starts().size();
+}
+
+/// Starts reading the `target_runs` at `disp` on `target` into the `origin` runs at `into`
+/// (as many elements), answered by the owner; the data is in once `reads` is done. `into`
+/// must stay untouched until then. Local. The window must owner_applies_updates(), and target
+/// must not be this process.
+template <class T>
+void get(window& w,
+         T* into,
+         const element_runs& origin,
+         int target,
+         MPI_Aint disp,
+         const element_runs& target_runs,
+         pending& reads) {
+  if (origin.empty())
+    return;
+  w.ordering_for_owner(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
+  std::vector<MPI_Aint> o;
+  std::vector<MPI_Aint> t;
+  o.reserve(origin.elements());
+  t.reserve(origin.elements());
+  runtime::detail::for_each_paired_element(
+      origin, target_runs,
+      [&](MPI_Aint a, MPI_Aint b) {
+        o.push_back(a);
+        t.push_back(b);
+      },
+      [](MPI_Aint) {});
+  const bool wide =
+      static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
+  const std::size_t offset_bytes = wide ? 8 : 4;
+  // As many elements as one message carries, both ways.
+  const std::size_t room = messages::max_message_bytes();
+  const std::size_t per_message =
+      std::max<std::size_t>(1, std::min((room - sizeof(detail::request_header)) / offset_bytes,
+                                        (room - sizeof(std::uint64_t)) / sizeof(T)));
+  const auto owner = static_cast<std::size_t>(w.world_rank_of(target));
+  for (std::size_t first = 0; first < o.size(); first += per_message) {
+    const std::size_t n = std::min(per_message, o.size() - first);
+    detail::request_record& r = reads.records_.emplace_back();
+    r.into = reinterpret_cast<std::byte*>(into);
+    r.origin.assign(o.begin() + static_cast<std::ptrdiff_t>(first),
+                    o.begin() + static_cast<std::ptrdiff_t>(first + n));
+    r.outstanding = &reads.outstanding_;
+    std::byte* at = messages::reserve(owner, messages::name_of(&detail::on_request<T>),
+                                      sizeof(detail::request_header) + n * offset_bytes)
+                        .data();
+    ++reads.outstanding_;
+    const detail::request_header h{w.name(),
+                                   static_cast<std::int64_t>(disp),
+                                   static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&r)),
+                                   static_cast<std::uint32_t>(n),
+                                   static_cast<std::uint8_t>(wide ? 1 : 0),
+                                   {0, 0, 0}};
+    std::memcpy(at, &h, sizeof h);
+    at += sizeof h;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (wide) {
+        const auto v = static_cast<std::uint64_t>(t[first + k]);
+        std::memcpy(at + 8 * k, &v, 8);
+      } else {
+        const auto v = static_cast<std::uint32_t>(t[first + k]);
+        std::memcpy(at + 4 * k, &v, 4);
+      }
+    }
+  }
+  // Someone waits for the answers: the requests go now, not when the buffer fills.
+  messages::flush(owner);
+}
+
+}  // namespace pgas::runtime::owner_reads
