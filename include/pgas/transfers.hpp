@@ -127,9 +127,10 @@ class started_transfers {
   /// Completes them (MPI_Win_flush per target, and the owners' answers). Local; the wait is
   /// only for operations already in flight.
   void complete() {
+    // Answers first: while it waits in an MPI flush this image answers no one.
+    reads.wait();
     for (const started& s : started_) s.w->flush(s.target);
     started_.clear();
-    reads.wait();
   }
   /// True once the owners have answered every read (making progress once, never waiting).
   bool answers_in() {

@@ -28,7 +28,8 @@ constexpr int fields = 23;
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {
       &s.puts,        &s.gets,       &s.accumulates,      &s.atomics,
-      &s.peer_stores, &s.peer_loads, &s.in_place_updates, &s.owner_updates, &s.owner_reads};
+      &s.peer_stores, &s.peer_loads, &s.in_place_updates, &s.owner_updates,
+      &s.owner_reads};
   int k = 0;
   for (const transfer_count* c : counts) {
     out[k++] = static_cast<double>(c->operations);
@@ -68,10 +69,10 @@ void print_table(MPI_Comm comm) {
   std::printf(
       "pgas statistics (PGAS_STATS=1): operations and MiB per kind; sync points and seconds in "
       "them; windows created, taken from the pool and freed\n");
-  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n",
-              "image", "MPI puts", "MPI gets", "MPI accumulates", "MPI atomics", "peer stores",
-              "peer loads", "in-place updates", "owner updates", "owner reads", "syncs", "sync s",
-              "windows", "pool", "freed");
+  std::printf("%-6s %20s %20s %20s %20s %20s %20s %20s %20s %20s %8s %9s %7s %6s %6s\n", "image",
+              "MPI puts", "MPI gets", "MPI accumulates", "MPI atomics", "peer stores", "peer loads",
+              "in-place updates", "owner updates", "owner reads", "syncs", "sync s", "windows",
+              "pool", "freed");
   std::vector<double> total(fields, 0.0);
   for (int r = 0; r < size; ++r) {
     const double* row = all.data() + static_cast<std::size_t>(r) * fields;

@@ -29,8 +29,9 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
   const pgas::rma_stats s0 = pgas::stats();
   if (!counting()) {
     // Every counter, one by one: off, nothing is counted.
-    for (const auto* c : {&s0.puts, &s0.gets, &s0.accumulates, &s0.atomics, &s0.peer_stores,
-                          &s0.peer_loads, &s0.in_place_updates, &s0.owner_updates, &s0.owner_reads}) {
+    for (const auto* c :
+         {&s0.puts, &s0.gets, &s0.accumulates, &s0.atomics, &s0.peer_stores, &s0.peer_loads,
+          &s0.in_place_updates, &s0.owner_updates, &s0.owner_reads}) {
       EXPECT_EQ(c->operations, 0u);
       EXPECT_EQ(c->bytes, 0u);
     }
