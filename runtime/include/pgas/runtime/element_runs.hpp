@@ -38,6 +38,15 @@ class element_runs {
   [[nodiscard]] const std::vector<std::size_t>& lengths() const noexcept { return lengths_; }
   [[nodiscard]] std::size_t elements() const noexcept { return elements_; }
   [[nodiscard]] bool empty() const noexcept { return elements_ == 0; }
+  /// True for one run, or runs of equal length at equal spacing (a strided pattern, which one
+  /// vector datatype describes whatever its length).
+  [[nodiscard]] bool equally_spaced() const noexcept {
+    for (std::size_t k = 2; k < starts_.size(); ++k) {
+      if (lengths_[k] != lengths_[0] || starts_[k] - starts_[k - 1] != starts_[1] - starts_[0])
+        return false;
+    }
+    return starts_.size() < 2 || lengths_[1] == lengths_[0];
+  }
   /// The lowest start, and one past the highest element touched.
   [[nodiscard]] MPI_Aint lowest() const noexcept;
   [[nodiscard]] MPI_Aint end() const noexcept;

@@ -138,13 +138,14 @@ class pending {
 };
 
 /// True when a read of `target_runs` on w is faster answered by the owner than as one MPI_Get:
-/// the window's owner applies updates (no shared memory), and the runs are short, so that the
-/// offsets a request carries (4 bytes an element) are no more than MPI's description of the
-/// runs (an hindexed datatype: 16 bytes a run). Long runs go as MPI_Get, which moves them
-/// without the owner. Local.
+/// the window's owner applies updates (no shared memory), and the runs are short and irregular,
+/// so that MPI would describe each run in an hindexed datatype (16 bytes a run) where a request
+/// carries 4 bytes an element. Long runs, and strided patterns (one vector datatype), go as
+/// MPI_Get, which moves them without the owner. Local.
 [[nodiscard]] inline bool answered_by_owner(const window& w, const element_runs& target_runs) {
   return w.owner_applies_updates() &&
-         4 * target_runs.elements() <= 16 * target_runs.starts().size();
+         4 * target_runs.elements() <= 16 * target_runs.starts().size() &&
+         !target_runs.equally_spaced();
 }
 
 /// Starts reading the `target_runs` at `disp` on `target` into the `origin` runs at `into`
