@@ -16,6 +16,7 @@
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -55,18 +56,13 @@ struct request_record {
   std::size_t* outstanding;      // the pending reads' count
 };
 
-template <class T>
-T load(const std::byte* at) {
-  T v;
-  std::memcpy(&v, at, sizeof v);
-  return v;
-}
+using owner_updates::detail::read;
 
 // At the reader: an answer, its values in request order.
 template <class T>
 void on_answer(std::size_t, std::span<const std::byte> payload) {
   auto* r = reinterpret_cast<request_record*>(
-      static_cast<std::uintptr_t>(load<std::uint64_t>(payload.data())));
+      static_cast<std::uintptr_t>(read<std::uint64_t>(payload.data())));
   const std::byte* values = payload.data() + sizeof(std::uint64_t);
   for (std::size_t k = 0; k < r->origin.size(); ++k) {
     std::memcpy(r->into + static_cast<std::size_t>(r->origin[k]) * sizeof(T),
@@ -78,15 +74,13 @@ void on_answer(std::size_t, std::span<const std::byte> payload) {
 // At the owner: reads the elements asked for, a few ahead in flight, and answers at once.
 template <class T>
 void on_request(std::size_t source, std::span<const std::byte> payload) {
-  const auto h = load<request_header>(payload.data());
-  window* w = window::named(h.window_name);
-  if (w == nullptr)
-    throw usage_error("a read arrived for a container that no longer exists");
-  const auto* from = static_cast<const T*>(w->own_memory_for_update(h.disp));
+  const auto h = read<request_header>(payload.data());
+  window& w = owner_updates::detail::named(h.window_name, "a read");
+  const auto* from = static_cast<const T*>(w.own_memory_for_update(h.disp));
   const std::byte* offsets = payload.data() + sizeof h;
   const auto offset = [&](std::size_t k) -> std::size_t {
-    return h.wide != 0 ? static_cast<std::size_t>(load<std::uint64_t>(offsets + 8 * k))
-                       : load<std::uint32_t>(offsets + 4 * k);
+    return h.wide != 0 ? static_cast<std::size_t>(read<std::uint64_t>(offsets + 8 * k))
+                       : read<std::uint32_t>(offsets + 4 * k);
   };
   std::byte* answer = messages::reserve_reply(source, messages::name_of(&on_answer<T>),
                                               sizeof(std::uint64_t) + h.count * sizeof(T))

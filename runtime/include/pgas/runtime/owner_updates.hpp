@@ -28,6 +28,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -74,10 +75,10 @@ struct answer_slot {
 };
 
 // The window of this image named by a message: one that no longer exists is a library bug.
-inline window& named(std::uint64_t name) {
+inline window& named(std::uint64_t name, const char* what = "an update") {
   window* w = window::named(name);
   if (w == nullptr)
-    throw usage_error("an update arrived for a container that no longer exists");
+    throw usage_error(std::string(what) + " arrived for a container that no longer exists");
   return *w;
 }
 
