@@ -10,7 +10,8 @@
 // function pointer or a trivially copyable function object (a lambda capturing trivially
 // copyable values by copy); arguments and results are trivially copyable values, std::string,
 // std::vector or std::optional of those, or a pgas::dist_object<T>& (which arrives as the target's
-// own instance). Anything else does not compile, with a message saying so.
+// own instance); with pgas/serialization.hpp included (target pgas::serialization), also any
+// value Boost.Serialization writes. Anything else does not compile, with a message saying so.
 
 #include <pgas/detail/wire.hpp>
 #include <pgas/future.hpp>
@@ -53,7 +54,8 @@ constexpr void check_call() {
   static_assert(
       (wire::carried<A> && ...),
       "pgas::rpc/rpc_ff: every argument must be trivially copyable (and not a pointer), a "
-      "std::string, a std::vector or std::optional of such values, or a pgas::dist_object<T>&");
+      "std::string, a std::vector or std::optional of such values, or a pgas::dist_object<T>& "
+      "(or, with pgas/serialization.hpp included, a value Boost.Serialization writes)");
 }
 
 template <class Fn, class... A>

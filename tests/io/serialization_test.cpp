@@ -105,4 +105,36 @@ TEST(Serialization, co_gather_collects_every_value_in_image_order_on_one_image) 
   }
 }
 
+TEST(Serialization, remote_calls_carry_archived_arguments_and_results) {
+  // A user's type and a std::map as arguments, an archived result, to the next image.
+  const std::size_t next = (pgas::this_image() + 1) % pgas::num_images();
+  const sample s("from " + std::to_string(pgas::this_image()), {1.5, 2.5});
+  const std::map<std::string, int> counts{{"a", 1}, {"b", static_cast<int>(pgas::this_image())}};
+  auto answer = pgas::rpc(
+      next,
+      [](const sample& in, const std::map<std::string, int>& m) {
+        std::vector<double> v = in.values();
+        v.push_back(static_cast<double>(m.at("b")));
+        return sample(in.label() + " at " + std::to_string(pgas::this_image()), v);
+      },
+      s, counts);
+  const sample got = answer.get();
+  EXPECT_EQ(got.label(),
+            "from " + std::to_string(pgas::this_image()) + " at " + std::to_string(next));
+  EXPECT_EQ(got.values(), (std::vector<double>{1.5, 2.5, static_cast<double>(pgas::this_image())}));
+  // Fire and forget, with a vector of archived values: each image records what it received.
+  static std::vector<sample> received;
+  received.clear();
+  pgas::sync_all();
+  pgas::rpc_ff(
+      next, [](const std::vector<sample>& all) { received = all; },
+      std::vector<sample>{s, sample("second", {})});
+  pgas::sync_all();
+  const std::size_t previous = (pgas::this_image() + pgas::num_images() - 1) % pgas::num_images();
+  ASSERT_EQ(received.size(), 2u);
+  EXPECT_EQ(received[0], sample("from " + std::to_string(previous), {1.5, 2.5}));
+  EXPECT_EQ(received[1], sample("second", {}));
+  pgas::sync_all();
+}
+
 }  // namespace

@@ -9,12 +9,16 @@
 //   std::string all = pgas::co_reduce(word, [](std::string a, const std::string& b) { return a + b;
 //   }); std::vector<std::string> at_zero = pgas::co_gather(word, 0);
 //
+// The same types travel as arguments and results of pgas::rpc and pgas::rpc_ff once this
+// header is included (they are archived when the call is sent, and read back at the target).
+//
 // A type without serialization support does not compile (Boost names the missing
 // `serialize`). std::string, std::vector and std::pair work once this header is included;
 // include Boost's header for other standard types (<boost/serialization/map.hpp>, ...).
 // Link with pgas::serialization.
 
 #include <pgas/collectives.hpp>
+#include <pgas/detail/wire.hpp>
 #include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/environment.hpp>
 
@@ -25,6 +29,9 @@
 #include <boost/serialization/vector.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -117,3 +124,38 @@ template <detail::serialized_value T>
 }
 
 }  // namespace pgas
+
+namespace pgas::detail::wire {
+
+template <class T, template <class...> class Of>
+inline constexpr bool specialization_of = false;
+template <template <class...> class Of, class... A>
+inline constexpr bool specialization_of<Of<A...>, Of> = true;
+
+/// Remote-call arguments and results that travel as a Boost.Serialization archive: the values
+/// serialized collectives take, except those wire.hpp carries itself.
+template <class T>
+concept archived = serialized_value<T> && !std::is_same_v<T, std::string> &&
+                   !specialization_of<T, std::vector> && !specialization_of<T, std::optional>;
+
+/// An archived value travels as its archive's length and bytes (it is archived twice when sent:
+/// once to size the message, once into it).
+template <archived T>
+struct codec<T> {
+  static std::size_t size(const T& v) { return sizeof(std::uint64_t) + to_bytes(v).size(); }
+  static void write(std::byte*& out, const T& v) {
+    const runtime::byte_buffer bytes = to_bytes(v);
+    codec<std::uint64_t>::write(out, bytes.size());
+    if (!bytes.empty())
+      std::memcpy(out, bytes.data(), bytes.size());
+    out += bytes.size();
+  }
+  static T read(const std::byte*& in) {
+    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    const runtime::byte_buffer bytes(in, in + n);
+    in += n;
+    return from_bytes<T>(bytes);
+  }
+};
+
+}  // namespace pgas::detail::wire
