@@ -395,35 +395,56 @@ class unordered_map {
     const auto it = spill_.find(k);
     return it == spill_.end() ? std::nullopt : std::optional<V>(it->second);
   }
-  // A new key: into the table while it stays at most three quarters full, else beside it.
-  void add_here(const K& k, const V& v) {
-    if (4 * (count_ + erased_ + 1) <= 3 * table_.local().size()) {
-      apply({op_kind::assign, k, v});
-    } else {
-      spill_.emplace(k, v);
-    }
-  }
   // Applies one combined async update at its owner: the insert (if k is absent), then the sum.
+  // One probe finds the key or the slot a new key takes (the first tombstone or empty slot).
   void apply_update(const update& u) {
     if (rebuilding_) {
       arrived_.push_back(u);
       return;
     }
-    V* at = value_here(u.key);
-    if (at == nullptr && u.has_insert) {
-      add_here(u.key, u.inserted);
-      if (!u.has_sum)
-        return;
-      at = value_here(u.key);
+    const std::uint64_t h = hash_of(u.key);
+    auto slots = table_.local();
+    const std::size_t cap = slots.size();
+    slot* free = nullptr;
+    V* at = nullptr;
+    for (std::size_t probe = 0; probe < cap; ++probe) {
+      slot& s = slots[(h / table_.team().size() + probe) & (cap - 1)];
+      if (s.state == full) {
+        if (same_key(s.key, u.key)) {
+          at = &s.value;
+          break;
+        }
+        continue;
+      }
+      if (free == nullptr)
+        free = &s;
+      if (s.state == empty)
+        break;
+    }
+    if (at == nullptr && !spill_.empty()) {
+      const auto it = spill_.find(u.key);
+      if (it != spill_.end())
+        at = &it->second;
+    }
+    if (at == nullptr) {
+      V v = u.has_insert ? u.inserted : u.sum;
+      if constexpr (requires(V a, V b) { a += b; }) {
+        if (u.has_insert && u.has_sum)
+          v += u.sum;
+      }
+      if (free != nullptr && 4 * (count_ + erased_ + 1) <= 3 * cap) {
+        if (free->state == erased)
+          --erased_;
+        *free = slot{full, u.key, v};
+        ++count_;
+      } else {
+        spill_.emplace(u.key, v);
+      }
+      return;
     }
     if constexpr (requires(V a, V b) { a += b; }) {
-      if (u.has_sum) {
-        if (at != nullptr) {
-          *at += u.sum;
-        } else {
-          add_here(u.key, u.sum);
-        }
-      }
+      if (u.has_sum)
+        *at += u.sum;
     }
   }
   // Tells other images' find() whether to ask this owner about keys beside its table.

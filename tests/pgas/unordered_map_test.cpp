@@ -134,8 +134,18 @@ TEST(UnorderedMap, async_accumulates_from_every_image_sum_exactly_at_the_owners)
     }
   }
   pgas::sync_all();  // every image's stream has been applied
+  // Every key through futures in flight together; every 7th also through find(), which reads
+  // the table one-sidedly and asks the owner, one call at a time, for keys kept beside it.
+  std::vector<std::pair<long, pgas::future<std::optional<long>>>> asked;
+  for (const auto& [k, n] : want) asked.emplace_back(n, m.async_find(k));
   std::size_t wrong = 0;
-  for (const auto& [k, n] : want) wrong += m.find(k) == std::optional<long>(n) ? 0u : 1u;
+  for (auto& [n, answer] : asked) wrong += answer.get() == std::optional<long>(n) ? 0u : 1u;
+  EXPECT_EQ(wrong, 0u) << "keys with a wrong sum, asked of the owners";
+  wrong = 0;
+  for (const auto& [k, n] : want) {
+    if (k % 7 == 0)
+      wrong += m.find(k) == std::optional<long>(n) ? 0u : 1u;
+  }
   EXPECT_EQ(wrong, 0u) << "keys with a wrong sum, read one-sidedly";
   EXPECT_EQ(pgas::co_sum(m.local_size()), want.size());
   EXPECT_FALSE(m.contains(-5));
