@@ -139,7 +139,8 @@ class unordered_map {
       apply_update({k, v, V{}, true, false});
       return;
     }
-    if (async_->stream.held.insert(owner, k, h, v, same_key))
+    // The owner took h's low part: the rest spreads the keys of one owner in its buffer.
+    if (async_->stream.held.insert(owner, k, h / table_.team().size(), v, same_key))
       async_->stream.send(owner);
   }
   /// Sends: k's value += v at k's owner, or k = v if absent; repeated keys are combined here
@@ -153,7 +154,7 @@ class unordered_map {
       apply_update({k, V{}, v, false, true});
       return;
     }
-    if (async_->stream.held.accumulate(owner, k, h, v, same_key))
+    if (async_->stream.held.accumulate(owner, k, h / table_.team().size(), v, same_key))
       async_->stream.send(owner);
   }
   /// A future of k's value at its owner, which answers when it makes progress; it sees this
