@@ -10,49 +10,17 @@
 #include <functional>
 #include <optional>
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/string_dht.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-namespace {
-
-using shard = std::unordered_map<std::string, std::string>;
-
-std::string key_of(std::size_t image, std::size_t k) {
-  return "key-" + std::to_string(image) + "-" + std::to_string(k);
-}
-std::string value_of(std::size_t image, std::size_t k) {
-  return "value-" + std::to_string(k * 7919 + image);
-}
-
-// The owner of a key: the same on every image (std::hash of a string is, within one program).
-std::size_t owner_of(const std::string& key) {
-  return std::hash<std::string>{}(key) % pgas::num_images();
-}
-
-void insert(pgas::dist_object<shard>& table, const std::string& key, const std::string& value) {
-  pgas::rpc_ff(
-      owner_of(key),
-      [](pgas::dist_object<shard>& t, const std::string& k, const std::string& v) {
-        t->insert_or_assign(k, v);
-      },
-      table, key, value);
-}
-
-pgas::future<std::optional<std::string>> find(pgas::dist_object<shard>& table,
-                                              const std::string& key) {
-  return pgas::rpc(
-      owner_of(key),
-      [](pgas::dist_object<shard>& t, const std::string& k) -> std::optional<std::string> {
-        const auto it = t->find(k);
-        if (it == t->end())
-          return std::nullopt;
-        return it->second;
-      },
-      table, key);
-}
-
-}  // namespace
+using string_dht::find;
+using string_dht::insert;
+using string_dht::key_of;
+using string_dht::owner_of;
+using string_dht::shard;
+using string_dht::value_of;
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);

@@ -92,6 +92,26 @@ void for_each_paired_element(const element_runs& origin,
     }
   }
 }
+
+// Every pair for_each_paired_element visits, in order: origin positions and target offsets, for
+// paths that name elements one by one (a message to the owner).
+struct element_pairs {
+  std::vector<MPI_Aint> origin;
+  std::vector<MPI_Aint> target;
+};
+inline element_pairs pairs_of(const element_runs& origin, const element_runs& target) {
+  element_pairs p;
+  p.origin.reserve(origin.elements());
+  p.target.reserve(origin.elements());
+  for_each_paired_element(
+      origin, target,
+      [&p](MPI_Aint a, MPI_Aint b) {
+        p.origin.push_back(a);
+        p.target.push_back(b);
+      },
+      [](MPI_Aint) {});
+  return p;
+}
 }  // namespace detail
 
 }  // namespace pgas::runtime

@@ -157,17 +157,9 @@ void get(window& w,
   if (origin.empty())
     return;
   w.ordering_for_owner(target, disp, static_cast<std::size_t>(target_runs.end()) * sizeof(T));
-  std::vector<MPI_Aint> o;
-  std::vector<MPI_Aint> t;
-  o.reserve(origin.elements());
-  t.reserve(origin.elements());
-  runtime::detail::for_each_paired_element(
-      origin, target_runs,
-      [&](MPI_Aint a, MPI_Aint b) {
-        o.push_back(a);
-        t.push_back(b);
-      },
-      [](MPI_Aint) {});
+  const runtime::detail::element_pairs pairs = runtime::detail::pairs_of(origin, target_runs);
+  const std::vector<MPI_Aint>& o = pairs.origin;
+  const std::vector<MPI_Aint>& t = pairs.target;
   const bool wide =
       static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
   const std::size_t offset_bytes = wide ? 8 : 4;

@@ -283,16 +283,9 @@ void update(window& w,
             reduce_op op) {
   if (origin.empty())
     return;
-  // The pairs in order: origin positions and target offsets.
-  std::vector<MPI_Aint> o;
-  std::vector<MPI_Aint> t;
-  runtime::detail::for_each_paired_element(
-      origin, target_runs,
-      [&](MPI_Aint a, MPI_Aint b) {
-        o.push_back(a);
-        t.push_back(b);
-      },
-      [](MPI_Aint) {});
+  const runtime::detail::element_pairs pairs = runtime::detail::pairs_of(origin, target_runs);
+  const std::vector<MPI_Aint>& o = pairs.origin;
+  const std::vector<MPI_Aint>& t = pairs.target;
   const std::size_t bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
   if (target == w.rank()) {
     detail::apply(
