@@ -6,7 +6,7 @@
 // algorithm (one all-to-all exchange per chunk of 1024 updates), and one MPI_Accumulate per
 // update. Every variant ends after an odd number of passes and is checked against a serial
 // replay of every image's stream (HPCC's rule: at most 1 % of the table wrong), so a variant
-// that drops its updates fails.
+// that drops its updates fails. Every variant makes its stream as it goes, as HPCC and PRK do.
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
@@ -44,12 +44,8 @@ struct block_map {
 };
 
 // This image's stream, as HPCC generates it: 4 x table / p values from its own start.
-std::vector<std::uint64_t> my_stream(std::size_t table) {
-  const std::size_t per_image = 4 * table / pgas::num_images();
-  std::vector<std::uint64_t> out(per_image);
-  std::uint64_t ran = hpcc::starts(static_cast<std::int64_t>(per_image * pgas::this_image()));
-  for (auto& v : out) v = ran = hpcc::next(ran);
-  return out;
+hpcc::image_stream my_stream(std::size_t table) {
+  return {pgas::this_image(), 4 * table / pgas::num_images()};
 }
 
 // HPCC's MPI algorithm.
@@ -67,15 +63,15 @@ class hpcc_algorithm {
   hpcc_algorithm& operator=(const hpcc_algorithm&) = delete;
   ~hpcc_algorithm() { MPI_Comm_free(&comm_); }
 
-  void run(const std::vector<std::uint64_t>& stream) {
+  void run(const hpcc::image_stream& stream) {
     const std::size_t me = pgas::this_image();
     const std::size_t p = pgas::num_images();
     done_seen_ = 0;
     MPI_Irecv(incoming_.data(), static_cast<int>(look_ahead), MPI_UINT64_T, MPI_ANY_SOURCE,
               MPI_ANY_TAG, comm_, &receive_);
     std::size_t pending = 0;
-    for (std::size_t u = 0; u < stream.size(); ++u) {
-      const std::uint64_t ran = stream[u];
+    std::size_t u = 0;
+    stream.for_each([&](std::uint64_t ran) {
       const std::size_t i = ran & mask_;
       const std::size_t owner = map_.owner(i);
       if (owner == me) {
@@ -90,9 +86,9 @@ class hpcc_algorithm {
           send(static_cast<int>(largest - buckets_.begin()), update_tag);
         }
       }
-      if (u % 64 == 0)
+      if (u++ % 64 == 0)
         receive_what_came();
-    }
+    });
     for (std::size_t d = 0; d < p; ++d) {
       if (!buckets_[d].empty())
         send(static_cast<int>(d), update_tag);
@@ -161,54 +157,57 @@ class hpcc_algorithm {
   std::size_t done_seen_ = 0;
 };
 
-// PRK's Random algorithm: each chunk of look_ahead updates is bucketed by owner and exchanged
-// in one all-to-all; every image then applies what it received.
+// PRK's Random algorithm (MPI1/Random): the stream made in look_ahead lanes (`lanes`, from
+// stream.lanes), one value of each lane per chunk, put straight into fixed per-owner buckets of
+// look_ahead slots; the bucket sizes and then the buckets are exchanged in one all-to-all each,
+// and every image XORs what it received into its table.
 void prk_algorithm(std::vector<std::uint64_t>& local,
-                   const std::vector<std::uint64_t>& stream,
+                   const hpcc::image_stream& stream,
+                   std::vector<std::uint64_t> lanes,
                    std::size_t table) {
   const std::size_t p = pgas::num_images();
   const block_map map{table, p};
   const std::uint64_t mask = table - 1;
-  std::vector<int> counts(p), displs(p), rcounts(p), rdispls(p);
-  std::vector<std::uint64_t> send(look_ahead), recv;
-  for (std::size_t first = 0; first < stream.size(); first += look_ahead) {
-    const std::size_t end = std::min(stream.size(), first + look_ahead);
-    std::fill(counts.begin(), counts.end(), 0);
-    for (std::size_t u = first; u < end; ++u) ++counts[map.owner(stream[u] & mask)];
-    int at = 0;
-    for (std::size_t d = 0; d < p; ++d) {
-      displs[d] = at;
-      at += counts[d];
-    }
-    std::vector<int> fill = displs;
-    for (std::size_t u = first; u < end; ++u) {
-      send[static_cast<std::size_t>(fill[map.owner(stream[u] & mask)]++)] = stream[u];
-    }
-    MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> sizes(p), displs(p), rsizes(p), rdispls(p);
+  for (std::size_t d = 0; d < p; ++d) displs[d] = static_cast<int>(d * look_ahead);
+  std::vector<std::uint64_t> buckets(p * look_ahead), received(p * look_ahead);
+  const auto exchange = [&] {
+    MPI_Alltoall(sizes.data(), 1, MPI_INT, rsizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
     int total = 0;
     for (std::size_t d = 0; d < p; ++d) {
       rdispls[d] = total;
-      total += rcounts[d];
+      total += rsizes[d];
     }
-    recv.resize(static_cast<std::size_t>(total));
-    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_UINT64_T, recv.data(),
-                  rcounts.data(), rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
-    for (std::uint64_t ran : recv) local[map.offset(ran & mask)] ^= ran;
+    MPI_Alltoallv(buckets.data(), sizes.data(), displs.data(), MPI_UINT64_T, received.data(),
+                  rsizes.data(), rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    for (int k = 0; k < total; ++k) {
+      const std::uint64_t r = received[static_cast<std::size_t>(k)];
+      local[map.offset(r & mask)] ^= r;
+    }
+    std::fill(sizes.begin(), sizes.end(), 0);
+  };
+  const auto bucket = [&](std::uint64_t ran) {
+    const std::size_t d = map.owner(ran & mask);
+    buckets[d * look_ahead + static_cast<std::size_t>(sizes[d]++)] = ran;
+  };
+  for (std::size_t step = 0; step < stream.count / lanes.size(); ++step) {
+    for (auto& ran : lanes) bucket(ran = hpcc::next(ran));
+    exchange();
   }
+  stream.rest(lanes.size()).for_each(bucket);
+  exchange();
 }
 
 // One MPI_Accumulate (MPI_BXOR) per update, completed at the end: the rules allow it, and it
 // is what fine-grained code without aggregation does.
-void accumulate_per_update(MPI_Win win,
-                           const std::vector<std::uint64_t>& stream,
-                           std::size_t table) {
+void accumulate_per_update(MPI_Win win, const hpcc::image_stream& stream, std::size_t table) {
   const block_map map{table, pgas::num_images()};
   const std::uint64_t mask = table - 1;
-  for (const std::uint64_t& ran : stream) {
+  stream.for_each([&](const std::uint64_t ran) {
     const std::size_t i = ran & mask;
     MPI_Accumulate(&ran, 1, MPI_UINT64_T, static_cast<int>(map.owner(i)),
                    static_cast<MPI_Aint>(map.offset(i)), 1, MPI_UINT64_T, MPI_BXOR, win);
-  }
+  });
   MPI_Win_flush_all(win);
   MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -222,15 +221,14 @@ std::vector<std::uint64_t> after_one_pass(std::size_t table, std::size_t count) 
   const std::size_t first = d.global_index(pgas::this_image(), 0);
   std::vector<std::uint64_t> out(d.local_size(pgas::this_image()));
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = first + k;
-  const std::size_t per_image = 4 * table / p;
   for (std::size_t img = 0; img < p; ++img) {
-    std::uint64_t ran = hpcc::starts(static_cast<std::int64_t>(per_image * img));
-    for (std::size_t u = 0; u < count; ++u) {
-      ran = hpcc::next(ran);
+    hpcc::image_stream stream{img, 4 * table / p};
+    stream.count = count;
+    stream.for_each([&](std::uint64_t ran) {
       const std::size_t at = (ran & (table - 1)) - first;
       if (at < out.size())
         out[at] ^= ran;  // unsigned: indices below `first` wrap past the end
-    }
+    });
   }
   return out;
 }
@@ -254,15 +252,15 @@ int main(int argc, char** argv) {
     return opt.failed() ? 2 : 0;
   const std::size_t table = std::size_t{1} << opt.size("log_size");
   const std::size_t p = pgas::num_images();
-  const std::vector<std::uint64_t> stream = my_stream(table);
-  const double updates = static_cast<double>(stream.size() * p);
+  const hpcc::image_stream stream = my_stream(table);
+  const double updates = static_cast<double>(stream.count * p);
   const std::string size = "table=2^" + std::to_string(opt.get("log_size")) +
-                           ",updates=" + std::to_string(stream.size() * p) + ",look_ahead=1024";
+                           ",updates=" + std::to_string(stream.count * p) + ",look_ahead=1024";
   // Per-update accumulates are slow: they run on 1/accumulate_share of the stream, and their
   // rate is what compares.
   const std::size_t share = std::max<std::size_t>(1, opt.size("accumulate_share"));
-  const std::vector<std::uint64_t> few(
-      stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(stream.size() / share));
+  hpcc::image_stream few = stream;
+  few.count /= share;
 
   const auto d = pgas::block{}.bind(table, p);
   const auto fresh = [&] {
@@ -287,17 +285,19 @@ int main(int argc, char** argv) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, acc_win);
   hpcc_algorithm hpcc_run(hpcc_table, table);
 
+  // PRK's lanes: the aggregator and PRK's algorithm make the stream the same way.
+  const std::vector<std::uint64_t> lanes = stream.lanes(look_ahead);
   const auto pgas_pass = [&] {
     pgas::aggregator agg(t, pgas::reduce_op::bxor, look_ahead);
     const std::uint64_t mask = table - 1;
-    for (const std::uint64_t ran : stream) agg.add(ran & mask, ran);
+    stream.for_each_by_lanes(lanes, [&](std::uint64_t ran) { agg.add(ran & mask, ran); });
     pgas::sync_all();
   };
   const auto hpcc_pass = [&] {
     hpcc_run.run(stream);
     MPI_Barrier(MPI_COMM_WORLD);
   };
-  const auto prk_pass = [&] { prk_algorithm(prk_table, stream, table); };
+  const auto prk_pass = [&] { prk_algorithm(prk_table, stream, lanes, table); };
   const auto acc_pass = [&] { accumulate_per_update(acc_win, few, table); };
   const int reps = static_cast<int>(opt.get("reps"));
   const std::vector<double> medians =
@@ -309,8 +309,8 @@ int main(int argc, char** argv) {
     prk_pass();
     acc_pass();
   }
-  const std::vector<std::uint64_t> want = after_one_pass(table, stream.size());
-  const std::vector<std::uint64_t> want_few = after_one_pass(table, few.size());
+  const std::vector<std::uint64_t> want = after_one_pass(table, stream.count);
+  const std::vector<std::uint64_t> want_few = after_one_pass(table, few.count);
   const std::size_t wrong_pgas = wrong_words(t.local(), want);
   MPI_Win_sync(acc_win);
   const std::span<const std::uint64_t> acc_table(acc_base, d.local_size(pgas::this_image()));
@@ -327,7 +327,7 @@ int main(int argc, char** argv) {
                                   static_cast<double>(wrong_words(prk_table, want)) <= allowed));
   results.push_back(
       bench::report("gups", "mpi_accumulate_per_update", size, medians[3],
-                    static_cast<double>(few.size() * p) / medians[3] * 1e-9, "GUP/s",
+                    static_cast<double>(few.count * p) / medians[3] * 1e-9, "GUP/s",
                     static_cast<double>(wrong_words(acc_table, want_few)) <= allowed));
   MPI_Win_unlock_all(acc_win);
   MPI_Win_free(&acc_win);

@@ -1,54 +1,92 @@
 // bale's index gather: each image gathers table[index[k]] for its own random indices from a
 // cyclic table. pgas (one pgas::gather call, no other image taking part) beside hand-written
-// MPI: request/reply through MPI_Alltoallv (indices bucketed by owner, owners look them up,
-// values sent back and placed), and one MPI_Get per element (completed once at the end).
-// Every variant checks every gathered value.
+// MPI: request/reply through MPI_Alltoallv in rounds of bale's exstack buffers (indices
+// bucketed by owner, owners look them up, values sent back and placed), and one MPI_Get per element
+// (completed once at the end). Every variant checks every gathered value.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
 
 #include "harness.hpp"
+#include <algorithm>
 #include <cstdint>
 #include <pgas_programs/bale_updates.hpp>
 #include <vector>
 
 namespace {
 
-// Request/reply with two all-to-alls, as a bale "exstack"-style program does in one round.
+// Owner and offset of a cyclic table index: by shift and mask when the image count is a power
+// of two (as an MPI programmer writes it, and as cheap as unpacking bale's packed indices), by
+// division otherwise.
+struct cyclic_map {
+  explicit cyclic_map(std::size_t images) : p{images} {
+    if ((p & (p - 1)) == 0) {
+      while ((std::size_t{1} << shift) < p) ++shift;
+      power_of_two = true;
+    }
+  }
+  [[nodiscard]] std::size_t owner(std::size_t i) const {
+    return power_of_two ? i & (p - 1) : i % p;
+  }
+  [[nodiscard]] std::size_t offset(std::size_t i) const {
+    return power_of_two ? i >> shift : i / p;
+  }
+  std::size_t p;
+  unsigned shift = 0;
+  bool power_of_two = false;
+};
+
+// bale's exstack index gather (apps/ig_src, ig_exstack): requests go into per-owner buffers of
+// bale's 1024 slots until one is full or the requests end; then a round: the buffers go to
+// their owners in one all-to-all, each owner replaces every request by its table value and
+// sends them back in a second, and the requester retraces the round's requests, taking each
+// owner's replies in order. Each round's counts also say whether an image has more, so every
+// image stops after the same round.
 void alltoallv_gather(const std::vector<std::int64_t>& local_table,
                       const std::vector<std::size_t>& index,
                       std::vector<std::int64_t>& target) {
+  constexpr std::size_t slots = 1024;  // bale's default buf_cnt
   const std::size_t p = pgas::num_images();
-  std::vector<int> counts(p, 0), displs(p), rcounts(p), rdispls(p);
-  for (std::size_t i : index) ++counts[i % p];
-  int at = 0;
-  for (std::size_t d = 0; d < p; ++d) {
-    displs[d] = at;
-    at += counts[d];
+  const cyclic_map map{p};
+  std::vector<std::uint64_t> asks(p * slots), asked(p * slots);
+  std::vector<std::int64_t> answers(p * slots), replies(p * slots);
+  std::vector<int> sizes(p), rsizes(p), displs(p), head(2 * p), rhead(2 * p);
+  std::vector<std::size_t> taken(p);
+  for (std::size_t d = 0; d < p; ++d) displs[d] = static_cast<int>(d * slots);
+  std::size_t i = 0;
+  for (bool more = true; more;) {
+    const std::size_t first = i;
+    std::fill(sizes.begin(), sizes.end(), 0);
+    for (; i < index.size(); ++i) {
+      const std::size_t d = map.owner(index[i]);
+      if (sizes[d] == static_cast<int>(slots))
+        break;
+      asks[d * slots + static_cast<std::size_t>(sizes[d]++)] = map.offset(index[i]);
+    }
+    for (std::size_t d = 0; d < p; ++d) {
+      head[2 * d] = sizes[d];
+      head[2 * d + 1] = i < index.size() ? 1 : 0;
+    }
+    MPI_Alltoall(head.data(), 2, MPI_INT, rhead.data(), 2, MPI_INT, MPI_COMM_WORLD);
+    more = false;
+    for (std::size_t s = 0; s < p; ++s) {
+      rsizes[s] = rhead[2 * s];
+      more = more || rhead[2 * s + 1] != 0;
+    }
+    MPI_Alltoallv(asks.data(), sizes.data(), displs.data(), MPI_UINT64_T, asked.data(),
+                  rsizes.data(), displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    for (std::size_t s = 0; s < p; ++s) {
+      for (std::size_t k = s * slots; k < s * slots + static_cast<std::size_t>(rsizes[s]); ++k)
+        answers[k] = local_table[asked[k]];
+    }
+    MPI_Alltoallv(answers.data(), rsizes.data(), displs.data(), MPI_INT64_T, replies.data(),
+                  sizes.data(), displs.data(), MPI_INT64_T, MPI_COMM_WORLD);
+    std::fill(taken.begin(), taken.end(), 0);
+    for (std::size_t j = first; j < i; ++j) {
+      const std::size_t d = map.owner(index[j]);
+      target[j] = replies[d * slots + taken[d]++];
+    }
   }
-  std::vector<std::uint64_t> asks(index.size());
-  std::vector<std::size_t> from(index.size());  // where each request's reply goes
-  std::vector<int> fill = displs;
-  for (std::size_t k = 0; k < index.size(); ++k) {
-    const auto slot = static_cast<std::size_t>(fill[index[k] % p]++);
-    asks[slot] = index[k] / p;  // the owner's local offset
-    from[slot] = k;
-  }
-  MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  int total = 0;
-  for (std::size_t d = 0; d < p; ++d) {
-    rdispls[d] = total;
-    total += rcounts[d];
-  }
-  std::vector<std::uint64_t> asked(static_cast<std::size_t>(total));
-  MPI_Alltoallv(asks.data(), counts.data(), displs.data(), MPI_UINT64_T, asked.data(),
-                rcounts.data(), rdispls.data(), MPI_UINT64_T, MPI_COMM_WORLD);
-  std::vector<std::int64_t> answers(asked.size());
-  for (std::size_t k = 0; k < asked.size(); ++k) answers[k] = local_table[asked[k]];
-  std::vector<std::int64_t> replies(index.size());
-  MPI_Alltoallv(answers.data(), rcounts.data(), rdispls.data(), MPI_INT64_T, replies.data(),
-                counts.data(), displs.data(), MPI_INT64_T, MPI_COMM_WORLD);
-  for (std::size_t slot = 0; slot < replies.size(); ++slot) target[from[slot]] = replies[slot];
 }
 
 }  // namespace
