@@ -350,6 +350,56 @@ void accumulate_scattered(C& c,
                       list_walk(c, std::span<const std::size_t>(indices)), op);
 }
 
+// True when a list of indices is scattered: its runs of consecutive indices average at most 4
+// elements and its steps are not all one stride (one MPI datatype describes those cheaply).
+inline bool scattered(std::span<const std::size_t> indices) {
+  std::size_t runs = 1;
+  bool one_stride = true;
+  for (std::size_t k = 1; k < indices.size(); ++k) {
+    runs += indices[k] != indices[k - 1] + 1 ? 1U : 0U;
+    one_stride = one_stride && indices[k] - indices[k - 1] == indices[1] - indices[0];
+  }
+  return !one_stride && indices.size() <= 4 * runs;
+}
+
+// Reads out[k] = c[indices[k]] (checked already), the one decision for lists: by plain loads
+// where every part is mapped here (access.hpp's load_listed); as requests the owners answer
+// where owners apply updates (no shared memory) and the list is scattered, sent as each owner's
+// message fills, in one pass; otherwise grouped per owner into MPI gets (read_elements). With
+// `started`, only started (the future waits); without, complete on return.
+template <class C, class T>
+void read_listed(const C& c,
+                 std::span<const std::size_t> indices,
+                 std::span<T> out,
+                 started_transfers* started,
+                 const char* what) {
+  if constexpr (requires { c.finder(); }) {
+    const auto e = c.finder().lock(what);
+    if (load_listed(e, indices, out, what))
+      return;
+    if (e.window().owner_applies_updates() && scattered(indices)) {
+      runtime::owner_reads::pending answers;  // of a blocking read
+      runtime::owner_reads::listed_reads<T> requests(e.window(), out.data(),
+                                                     started != nullptr ? started->reads : answers);
+      const std::size_t me = e.me();
+      const T* own = e.own_part();
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        const auto place = e.place_of(indices[k]);
+        if (place.image == me) {
+          out[k] = own[place.offset];
+        } else {
+          requests.add(static_cast<int>(place.image), e.part_displacement(place.image),
+                       e.part_size(place.image) * sizeof(T), place.offset, k);
+        }
+      }
+      requests.finish();
+      answers.wait();
+      return;
+    }
+  }
+  read_elements(out, list_walk(c, indices), started);
+}
+
 template <class F>
 future<void> future_of(F start) {
   auto source = std::make_unique<started_source>();
@@ -439,7 +489,7 @@ void gather(const C& c,
             std::span<detail::element_of<const C>> out) {
   detail::require_same_length("pgas::gather", indices.size(), out.size());
   detail::require_indices("pgas::gather", indices, c.size());
-  detail::read_elements(out, detail::list_walk(c, indices), nullptr);
+  detail::read_listed(c, indices, out, nullptr, "pgas::gather");
 }
 
 /// As gather, returning at once; the future is ready when out holds every element. indices and
@@ -452,7 +502,7 @@ requires detail::transfer_container<const C>
   detail::require_same_length("pgas::async_gather", indices.size(), out.size());
   detail::require_indices("pgas::async_gather", indices, c.size());
   return detail::future_of([&](detail::started_transfers* started) {
-    detail::read_elements(out, detail::list_walk(c, indices), started);
+    detail::read_listed(c, indices, out, started, "pgas::async_gather");
   });
 }
 

@@ -67,6 +67,32 @@ void load_n(const global_ptr<T>& p,
   }
 }
 
+/// out[k] = the element indices[k] (< e.size(), checked already) of the container whose
+/// locked_elements are `e`, by plain loads, when every image's part is mapped here (one node):
+/// one pass, nothing grouped by owner. Completes this image's earlier writes to each image first
+/// and is refused inside a fence or neighbourhood phase, as load() is. Returns false, reading
+/// nothing, when some part is reached through MPI only.
+template <class Elements, class T>
+[[nodiscard]] bool load_listed(const Elements& e,
+                               std::span<const std::size_t> indices,
+                               std::span<T> out,
+                               const char* what) {
+  const auto& parts = e.mapped();
+  if (parts.empty())
+    return false;
+  for (std::size_t img = 0; img < parts.size(); ++img)
+    e.window().loading_from(what, static_cast<int>(img));
+  const std::size_t me = e.me();
+  std::size_t from_peers = 0;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const auto place = e.place_of(indices[k]);
+    from_peers += place.image != me ? 1U : 0U;
+    out[k] = parts[place.image][place.offset];
+  }
+  runtime::statistics::count(&rma_stats::peer_loads, from_peers * sizeof(T));
+  return true;
+}
+
 /// Writes v to *p. Returns at once (the value is copied); complete at the next sync point.
 template <class T>
 requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {

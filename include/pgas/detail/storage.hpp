@@ -178,6 +178,11 @@ class storage {
       return s_->bases.empty() ? 0 : s_->bases[img];
     }
     [[nodiscard]] runtime::window& window() const noexcept { return s_->win; }
+    /// Every image's part as mapped here, indexed by image, or empty (mapped_parts.hpp).
+    [[nodiscard]] const std::vector<T*>& mapped() const noexcept { return s_->mapped; }
+    /// This image's number in the container's team, and its own part.
+    [[nodiscard]] std::size_t me() const noexcept { return s_->me; }
+    [[nodiscard]] T* own_part() const noexcept { return s_->local.data(); }
 
    private:
     std::shared_ptr<state_type> s_;

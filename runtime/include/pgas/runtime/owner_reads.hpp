@@ -96,6 +96,18 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
   statistics::count_many(&rma_stats::owner_reads, h.count, h.count * sizeof(T));
 }
 
+// At the reader: sends one request for the elements at `offsets` (from `disp`) of the window
+// w's image whose engine number is `owner`, answered into into[positions[k]].
+template <class T>
+void send_request(window& w,
+                  std::size_t owner,
+                  T* into,
+                  std::span<const MPI_Aint> positions,
+                  std::span<const MPI_Aint> offsets,
+                  MPI_Aint disp,
+                  bool wide,
+                  pending& reads);
+
 }  // namespace detail
 
 /// Reads in flight at their owners. Done once every answer has arrived; it must outlive them
@@ -126,10 +138,55 @@ class pending {
 
  private:
   template <class T>
-  friend void get(window&, T*, const element_runs&, int, MPI_Aint, const element_runs&, pending&);
+  friend void detail::send_request(window&,
+                                   std::size_t,
+                                   T*,
+                                   std::span<const MPI_Aint>,
+                                   std::span<const MPI_Aint>,
+                                   MPI_Aint,
+                                   bool,
+                                   pending&);
   std::size_t outstanding_ = 0;
   std::deque<detail::request_record> records_;  // stable addresses
 };
+
+template <class T>
+void detail::send_request(window& w,
+                          std::size_t owner,
+                          T* into,
+                          std::span<const MPI_Aint> positions,
+                          std::span<const MPI_Aint> offsets,
+                          MPI_Aint disp,
+                          bool wide,
+                          pending& reads) {
+  const std::size_t n = positions.size();
+  const std::size_t offset_bytes = wide ? 8 : 4;
+  request_record& r = reads.records_.emplace_back();
+  r.into = reinterpret_cast<std::byte*>(into);
+  r.origin.assign(positions.begin(), positions.end());
+  r.outstanding = &reads.outstanding_;
+  std::byte* at = messages::reserve(owner, messages::name_of(&on_request<T>),
+                                    sizeof(request_header) + n * offset_bytes)
+                      .data();
+  ++reads.outstanding_;
+  const request_header h{w.name(),
+                         static_cast<std::int64_t>(disp),
+                         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&r)),
+                         static_cast<std::uint32_t>(n),
+                         static_cast<std::uint8_t>(wide ? 1 : 0),
+                         {0, 0, 0}};
+  std::memcpy(at, &h, sizeof h);
+  at += sizeof h;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (wide) {
+      const auto v = static_cast<std::uint64_t>(offsets[k]);
+      std::memcpy(at + 8 * k, &v, 8);
+    } else {
+      const auto v = static_cast<std::uint32_t>(offsets[k]);
+      std::memcpy(at + 4 * k, &v, 4);
+    }
+  }
+}
 
 /// True when a read of `target_runs` on w is faster answered by the owner than as one MPI_Get:
 /// the window's owner applies updates (no shared memory), and the runs are short and irregular,
@@ -171,35 +228,85 @@ void get(window& w,
   const auto owner = static_cast<std::size_t>(w.world_rank_of(target));
   for (std::size_t first = 0; first < o.size(); first += per_message) {
     const std::size_t n = std::min(per_message, o.size() - first);
-    detail::request_record& r = reads.records_.emplace_back();
-    r.into = reinterpret_cast<std::byte*>(into);
-    r.origin.assign(o.begin() + static_cast<std::ptrdiff_t>(first),
-                    o.begin() + static_cast<std::ptrdiff_t>(first + n));
-    r.outstanding = &reads.outstanding_;
-    std::byte* at = messages::reserve(owner, messages::name_of(&detail::on_request<T>),
-                                      sizeof(detail::request_header) + n * offset_bytes)
-                        .data();
-    ++reads.outstanding_;
-    const detail::request_header h{w.name(),
-                                   static_cast<std::int64_t>(disp),
-                                   static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&r)),
-                                   static_cast<std::uint32_t>(n),
-                                   static_cast<std::uint8_t>(wide ? 1 : 0),
-                                   {0, 0, 0}};
-    std::memcpy(at, &h, sizeof h);
-    at += sizeof h;
-    for (std::size_t k = 0; k < n; ++k) {
-      if (wide) {
-        const auto v = static_cast<std::uint64_t>(t[first + k]);
-        std::memcpy(at + 8 * k, &v, 8);
-      } else {
-        const auto v = static_cast<std::uint32_t>(t[first + k]);
-        std::memcpy(at + 4 * k, &v, 4);
-      }
-    }
+    detail::send_request<T>(w, owner, into, std::span(o).subspan(first, n),
+                            std::span(t).subspan(first, n), disp, wide, reads);
   }
   // Someone waits for the answers: the requests go now, not when the buffer fills.
   messages::flush(owner);
 }
+
+/// Reads of single elements listed one by one (a gather), answered by their owners: add()
+/// queues one, and each owner's requests go as soon as one message is full; finish() sends the
+/// rest. The data is in once `reads` is done; `into` must stay untouched until then. The window
+/// must owner_applies_updates(). Local.
+template <class T>
+class listed_reads {
+ public:
+  listed_reads(window& w, T* into, pending& reads)
+      : w_{w}, into_{into}, reads_{reads}, queued_(static_cast<std::size_t>(w.ranks())) {}
+  listed_reads(const listed_reads&) = delete;
+  listed_reads& operator=(const listed_reads&) = delete;
+  ~listed_reads() = default;
+
+  /// Element `offset` of the part that starts at `disp` on `target` (not this process), `bytes`
+  /// long, goes to into[position].
+  void add(int target, MPI_Aint disp, std::size_t bytes, std::size_t offset, std::size_t position) {
+    queue& q = queued_[static_cast<std::size_t>(target)];
+    if (q.positions.empty()) {
+      if (!q.ordered) {
+        w_.ordering_for_owner(target, disp, bytes);
+        q.ordered = true;
+        q.wide = bytes / sizeof(T) > std::numeric_limits<std::uint32_t>::max();
+        q.disp = disp;
+        q.owner = static_cast<std::size_t>(w_.world_rank_of(target));
+      }
+      q.positions.reserve(per_message());
+      q.offsets.reserve(per_message());
+    }
+    q.positions.push_back(static_cast<MPI_Aint>(position));
+    q.offsets.push_back(static_cast<MPI_Aint>(offset));
+    if (q.positions.size() == per_message())
+      send(q);
+  }
+  /// Sends every queued request. Local.
+  void finish() {
+    for (queue& q : queued_) {
+      if (!q.positions.empty())
+        send(q);
+      if (q.ordered)
+        messages::flush(q.owner);  // someone waits for the answers
+    }
+  }
+
+ private:
+  struct queue {
+    std::vector<MPI_Aint> positions;
+    std::vector<MPI_Aint> offsets;
+    MPI_Aint disp = 0;
+    std::size_t owner = 0;
+    bool ordered = false;
+    bool wide = false;
+  };
+  // Requests of a few thousand elements: the owner answers the first while later ones are
+  // queued, and a request's bookkeeping stays in the cache (bale's exstack uses 1024).
+  static std::size_t per_message() {
+    const std::size_t room = messages::max_message_bytes();
+    return std::clamp<std::size_t>(std::min((room - sizeof(detail::request_header)) / 8,
+                                            (room - sizeof(std::uint64_t)) / sizeof(T)),
+                                   1, 4096);
+  }
+  void send(queue& q) {
+    detail::send_request<T>(w_, q.owner, into_, q.positions, q.offsets, q.disp, q.wide, reads_);
+    q.positions.clear();
+    q.offsets.clear();
+    // The owner may answer while more requests are made, and others' requests get answers here.
+    messages::flush(q.owner);
+    (void)messages::progress();
+  }
+  window& w_;
+  T* into_;
+  pending& reads_;
+  std::vector<queue> queued_;
+};
 
 }  // namespace pgas::runtime::owner_reads
