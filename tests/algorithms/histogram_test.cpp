@@ -42,7 +42,9 @@ TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactl
   // MPI, in the rma_only runs, the same counts by the other paths).
   constexpr std::size_t bins_n = (std::size_t{1} << 21) + 3;
   constexpr std::size_t updates = bins_n / 8 + 1001;
-  static_assert(bins_n * sizeof(long) >= pgas::detail::in_place_blocked_table_bytes);
+  // The thresholds come from the machine; tests/CMakeLists.txt gives this binary fixed caches.
+  ASSERT_GE(bins_n * sizeof(long), pgas::detail::in_place_blocked_table_bytes());
+  ASSERT_LE(pgas::detail::in_place_block_bytes() * 8, bins_n * sizeof(long));
   pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
   std::vector<long> want(bins_n, 0);
   std::vector<std::size_t> mine;

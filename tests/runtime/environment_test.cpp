@@ -2,6 +2,7 @@
 #include <pgas/coarray.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/sync.hpp>
@@ -9,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace {
@@ -38,6 +41,37 @@ TEST(Environment, errors_come_back_as_codes_on_the_library_communicators) {
   MPI_Comm_get_errhandler(pgas::runtime::world_comm(), &handler);
   EXPECT_EQ(handler, MPI_ERRORS_RETURN);
   MPI_Errhandler_free(&handler);
+}
+
+// The size of the first data or unified cache of `level` that Linux lists for cpu 0, or 0.
+std::size_t linux_cache_bytes(int level) {
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream level_file(dir + "/level"), type_file(dir + "/type"), size_file(dir + "/size");
+    int l = 0;
+    std::string type, size;
+    if (!(level_file >> l) || !(type_file >> type) || !(size_file >> size))
+      continue;
+    if (l != level || type == "Instruction")
+      continue;
+    const std::size_t n = std::stoull(size);
+    return size.back() == 'K' ? n << 10 : size.back() == 'M' ? n << 20 : n;
+  }
+  return 0;
+}
+
+TEST(Machine, cache_sizes_are_the_machines_own) {
+  // Tuning thresholds (the histogram's block-by-block pass) follow them; this run sets no
+  // PGAS_*_CACHE_BYTES, so they come from hwloc, which must agree with what Linux lists.
+  const pgas::runtime::cache_sizes& c = pgas::runtime::machine_caches();
+  EXPECT_GE(c.per_core, std::size_t{16} << 10);
+  EXPECT_GE(c.shared, c.per_core);
+  if (const std::size_t l2 = linux_cache_bytes(2); l2 != 0) {
+    EXPECT_EQ(c.per_core, l2);
+  }
+  if (const std::size_t l3 = linux_cache_bytes(3); l3 != 0 && linux_cache_bytes(4) == 0) {
+    EXPECT_EQ(c.shared, l3);
+  }
 }
 
 TEST(Team, world_team_is_every_image) {

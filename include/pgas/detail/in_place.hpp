@@ -5,12 +5,14 @@
 // atomic instruction, and the memory accesses of the next ones overlap with it.
 
 #include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <ranges>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -20,11 +22,16 @@
 
 namespace pgas::detail {
 
-/// combine_same_value_in_place goes block by block for tables of at least this many bytes (well
-/// past a core's L2 cache and a fair part of the shared L3), in blocks of this many (a part of
-/// L2: the updates' own stream passes through the cache too).
-inline constexpr std::size_t in_place_blocked_table_bytes = std::size_t{16} << 20;
-inline constexpr std::size_t in_place_block_bytes = std::size_t{256} << 10;
+/// combine_same_value_in_place goes block by block for tables of at least this many bytes (half
+/// the shared cache: the images' updates and other data compete for the rest), in blocks of
+/// this many (a quarter of a core's own cache: the updates' own stream passes through it too).
+/// From the machine the program runs on (runtime/machine.hpp).
+[[nodiscard]] inline std::size_t in_place_blocked_table_bytes() {
+  return runtime::machine_caches().shared / 2;
+}
+[[nodiscard]] inline std::size_t in_place_block_bytes() {
+  return runtime::machine_caches().per_core / 4;
+}
 
 /// Applies `*where op= value` for each add(where, value), each update a few adds after it was
 /// added: its cache line is asked for (prefetched) at once, so the memory accesses of the
@@ -112,7 +119,7 @@ bool combine_same_value_in_place(Elements& elements,
   } else {
     const auto same = [&value](std::size_t) { return value; };
     const auto updates = static_cast<std::size_t>(std::ranges::size(indices));
-    if (n * sizeof(T) < in_place_blocked_table_bytes || updates < n / 8 ||
+    if (n * sizeof(T) < in_place_blocked_table_bytes() || updates < n / 8 ||
         n > std::numeric_limits<std::uint32_t>::max()) {
       return combine_in_place<T>(elements, indices, same, op);
     }
@@ -122,7 +129,9 @@ bool combine_same_value_in_place(Elements& elements,
       return false;
     }
     runtime::require_op_defined<T>(op);
-    const int shift = std::bit_width(in_place_block_bytes / sizeof(T)) - 1;
+    const int shift = static_cast<int>(std::bit_width(
+                          std::max<std::size_t>(1, in_place_block_bytes() / sizeof(T)))) -
+                      1;
     const std::size_t blocks = ((n - 1) >> shift) + 1;
     // end[b]: one past block b's last update in `sorted`, once the second pass is done.
     std::vector<std::size_t> end(blocks + 1, 0);

@@ -1,0 +1,21 @@
+#pragma once
+// What the processor this process runs on offers, read from the machine once, so tuning
+// thresholds follow the machine a program runs on instead of the one it was tuned on.
+
+#include <cstddef>
+
+namespace pgas::runtime {
+
+/// Cache sizes in bytes. Local.
+struct cache_sizes {
+  std::size_t per_core;  // the largest cache one core has to itself (usually L2)
+  std::size_t shared;    // the last-level cache, which cores share (usually L3)
+};
+
+/// The caches of the processor this process runs on (hwloc's topology; the C library's figures
+/// if hwloc finds none; 1 MiB and 32 MiB if neither does), or PGAS_CORE_CACHE_BYTES and
+/// PGAS_SHARED_CACHE_BYTES where set (usage_error unless a positive number). Read once. Local;
+/// thread-safe.
+[[nodiscard]] const cache_sizes& machine_caches();
+
+}  // namespace pgas::runtime
