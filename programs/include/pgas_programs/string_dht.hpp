@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace string_dht {
 
@@ -33,8 +34,9 @@ inline void insert(pgas::dist_object<shard>& table,
                    const std::string& value) {
   pgas::rpc_ff(
       owner_of(key),
-      [](pgas::dist_object<shard>& t, const std::string& k, const std::string& v) {
-        t->insert_or_assign(k, v);
+      // By value: the strings the call decoded are moved into the table, not copied.
+      [](pgas::dist_object<shard>& t, std::string k, std::string v) {
+        t->insert_or_assign(std::move(k), std::move(v));
       },
       table, key, value);
 }
