@@ -1,6 +1,8 @@
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
@@ -150,6 +152,18 @@ void environment::start(int* argc, char*** argv) {
   s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
   s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
+  // Bad cache sizes given in the environment: every image refuses, not only those given them.
+  std::string bad_caches;
+  try {
+    runtime::check_cache_settings();
+  } catch (const usage_error& e) {
+    bad_caches = e.what();
+  }
+  if (!runtime::everyone(bad_caches.empty(), s.world)) {
+    throw usage_error(bad_caches.empty() ? "PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is "
+                                           "not a positive number of bytes on another image"
+                                         : bad_caches);
+  }
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;

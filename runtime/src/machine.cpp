@@ -80,6 +80,11 @@ cache_sizes read_caches() {
 
 }  // namespace
 
+void check_cache_settings() {
+  (void)from_environment("PGAS_CORE_CACHE_BYTES");
+  (void)from_environment("PGAS_SHARED_CACHE_BYTES");
+}
+
 const cache_sizes& machine_caches() {
   static const cache_sizes caches = read_caches();
   return caches;

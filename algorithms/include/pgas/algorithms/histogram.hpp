@@ -89,6 +89,75 @@ void dense_accumulate(Bins& bins,
     local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
 }
 
+// Combines value(u) into bins[indices[u]] where the owners apply updates (no shared memory) and
+// the updates are a fair share of the table: each image buckets its updates by owner as 32-bit
+// offsets (with their values, unless every update adds one value: a histogram's 1), one
+// all-to-all hands each owner its buckets, and the owner applies them with plain loads and
+// stores: the hand-written program's way, in half its bytes. Returns false, doing nothing, alike
+// everywhere, where a part is too large for 32-bit offsets or the bins cannot say where their
+// elements are. Checks every index first; if any image holds a bad one, nothing is sent anywhere.
+// Collective.
+template <class Bins, class Local, class Value>
+bool exchanged_accumulate(Bins& bins,
+                          const Local& local_indices,
+                          Value value,
+                          runtime::reduce_op op,
+                          std::size_t& bad_index,
+                          bool& bad) {
+  using C = typename Bins::value_type;
+  if constexpr (!requires { bins.finder(); }) {
+    return false;
+  } else {
+    constexpr bool same = std::is_same_v<Value, same_value<C>>;
+    const std::size_t n = bins.size();
+    const std::size_t p = num_images();
+    const auto e = bins.finder().lock("pgas::histogram");
+    for (std::size_t img = 0; img < p; ++img) {
+      if (e.part_size(img) > std::numeric_limits<std::uint32_t>::max())
+        return false;
+    }
+    std::vector<std::size_t> counts(p, 0);
+    for (const auto k : local_indices) {
+      const auto i = static_cast<std::size_t>(k);
+      if (i >= n) {
+        bad = true;
+        bad_index = i;
+        break;
+      }
+      ++counts[e.place_of(i).image];
+    }
+    if (!runtime::everyone(!bad, runtime::current_comm()))
+      return true;
+    std::vector<std::size_t> next(p, 0);
+    for (std::size_t img = 1; img < p; ++img) next[img] = next[img - 1] + counts[img - 1];
+    const std::size_t total = p == 0 ? 0 : next[p - 1] + counts[p - 1];
+    std::vector<std::uint32_t> offsets(total);
+    std::vector<C> values(same ? 0 : total);
+    std::size_t u = 0;
+    for (const auto k : local_indices) {
+      const auto place = e.place_of(static_cast<std::size_t>(k));
+      const std::size_t slot = next[place.image]++;
+      offsets[slot] = static_cast<std::uint32_t>(place.offset);
+      if constexpr (!same)
+        values[slot] = static_cast<C>(value(u));
+      ++u;
+    }
+    const MPI_Comm comm = runtime::current_comm();
+    const std::vector<std::uint32_t> mine =
+        runtime::exchange(std::span<const std::uint32_t>(offsets), counts, comm);
+    auto local = bins.local();
+    if constexpr (same) {
+      for (const std::uint32_t off : mine)
+        local[off] = runtime::combine(op, local[off], value.value);
+    } else {
+      const std::vector<C> theirs = runtime::exchange(std::span<const C>(values), counts, comm);
+      for (std::size_t m = 0; m < mine.size(); ++m)
+        local[mine[m]] = runtime::combine(op, local[mine[m]], theirs[m]);
+    }
+    return true;
+  }
+}
+
 // Combines bins[indices[u]] op= value(u): updates of one element combined here, then each
 // owner gets one accumulate (what pgas::scatter_accumulate does, without checking and copying
 // the lists again), so the cost grows with the updates, not with the table. Checks every index
@@ -189,7 +258,13 @@ void accumulate_everywhere(const char* algorithm,
   if (!many && in_place_accumulate(bins, local_indices, value, op, bad_index, bad)) {
     // applied in place, or refused everywhere for a bad index
   } else if (most * 4 >= bins.size()) {
-    dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index, bad);
+    // Where owners apply updates, buckets to the owners move fewer bytes than the table, unless
+    // the updates outnumber it many times.
+    if (many || !bins.window().owner_applies_updates() ||
+        !exchanged_accumulate(bins, local_indices, value, op, bad_index, bad)) {
+      dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index,
+                       bad);
+    }
   } else {
     batched_accumulate(bins, local_indices, value, op, bad_index, bad);
   }

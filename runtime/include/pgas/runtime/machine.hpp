@@ -18,4 +18,8 @@ struct cache_sizes {
 /// thread-safe.
 [[nodiscard]] const cache_sizes& machine_caches();
 
+/// Throws usage_error if PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is set but not a
+/// positive number of bytes: what the environment checks at start, on every image. Local.
+void check_cache_settings();
+
 }  // namespace pgas::runtime
