@@ -166,6 +166,9 @@ struct started_source final : future_source<std::monostate> {
   started_transfers transfers;
 };
 
+// Strided runs at least this long go as one vector-type get each, not grouped by owner.
+inline constexpr std::size_t long_strided_run = 64;
+
 // Reads the elements `walk` names into `out`. Runs in this process's memory are copied at once;
 // each remote owner gets one get per batch. With `started`, the gets are only started and
 // noted there; without, they complete before this returns.
@@ -198,8 +201,13 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     }
   };
   owner_batches<const T, decltype(local), decltype(remote)> grouped(local, remote);
-  walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) {
-    grouped.add(at, p, len, step);
+  walk([&grouped, &out, started](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    // A long strided run through MPI: one vector datatype at once, not a run per element.
+    if (started == nullptr && step > 1 && len >= long_strided_run && !p.is_local()) {
+      runtime::get_strided(*p.window(), out.data() + at, len, step, rank_of(p), p.displacement());
+    } else {
+      grouped.add(at, p, len, step);
+    }
   });
   grouped.finish();
   answers.wait();

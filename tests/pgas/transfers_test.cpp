@@ -153,7 +153,10 @@ TYPED_TEST(Transfers, an_image_reads_its_own_range_writes_at_once) {
 }
 
 TYPED_TEST(Transfers, strided_reads_and_writes_every_stride) {
-  for (std::size_t n : sizes) {
+  // 1000 too: runs of 64 and more elements of one owner go as one vector-type get each.
+  std::vector<std::size_t> strided_sizes = sizes;
+  strided_sizes.push_back(1000);
+  for (std::size_t n : strided_sizes) {
     auto c = filled<TypeParam>(n);
     for (std::size_t stride :
          {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, n + 1}) {

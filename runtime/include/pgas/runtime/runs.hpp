@@ -174,6 +174,31 @@ void get_runs(window& w,
       start_get_runs(w, into, origin, target, disp, target_runs, "a blocking get"), target);
 }
 
+/// Reads `count` elements, `stride` elements apart from `disp` on `target`, into into[0..count)
+/// with one MPI_Get of a vector datatype, after this process's own earlier writes to `target` are
+/// complete, and returns once they have arrived: a long strided pattern in one datatype built at
+/// once, not described run by run. Local; passive epoch only.
+template <transferable T>
+void get_strided(
+    window& w, T* into, std::size_t count, std::size_t stride, int target, MPI_Aint disp) {
+  if (count == 0)
+    return;
+  const window::access a =
+      w.reading_from("a blocking get", target, disp, ((count - 1) * stride + 1) * sizeof(T));
+  const element_layout l = layout_of<T>();
+  owned_datatype every_stride;
+  check(MPI_Type_create_hvector(to_count(count), l.per_element,
+                                static_cast<MPI_Aint>(stride * sizeof(T)), l.type,
+                                every_stride.out()),
+        "MPI_Type_create_hvector");
+  check(MPI_Type_commit(every_stride.out()), "MPI_Type_commit");
+  check(MPI_Get(into, to_count(count * static_cast<std::size_t>(l.per_element)), l.type, target,
+                a.disp, 1, every_stride.get(), a.handle),
+        "MPI_Get");
+  statistics::count(&rma_stats::gets, count * sizeof(T));
+  detail::complete_locally(a.handle, target);
+}
+
 /// Starts combining the `origin` runs at `from` into the `target` runs at `disp` with `op`,
 /// atomically per element with respect to other accumulates. The target runs must not overlap.
 /// One MPI_Accumulate, or the update applied in place (in_place_updates.hpp): then it is done
