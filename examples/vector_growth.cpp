@@ -42,10 +42,9 @@ int main(int argc, char** argv) {
   const bool ok = pgas::co_sum(wrong) == 0 && v.size() == total + 10 && v[0] == -1L &&
                   pgas::count(v, -1L) == 10;
   if (me == 0) {
-    std::printf(
-        "vector_growth: %d commits, %zu elements, %zu window attachment(s) on image 0: %s\n",
-        rounds, total, v.window().attachments(),
-        ok ? "every image read every element; resized and sorted" : "WRONG");
+    std::printf("vector_growth: %d commits, %zu elements, room for %zu on image 0: %s\n", rounds,
+                total, v.capacity(),
+                ok ? "every image read every element; resized and sorted" : "WRONG");
   }
   return ok ? 0 : 1;
 }

@@ -2,7 +2,6 @@
 // pgas::aggregator: a stream of small updates `c[i] op= v` from one image, held in a buffer of
 // bounded size and sent as one accumulate per owner when it fills. No other image takes part.
 
-#include <pgas/detail/in_place.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
@@ -106,10 +105,7 @@ class aggregator {
       std::vector<value_type> sending_values;
       sending_indices.swap(indices);
       sending_values.swap(values);
-      const bool in_place = detail::combine_in_place<value_type>(
-          elements, sending_indices, [&](std::size_t u) { return sending_values[u]; }, op);
-      if (!in_place)
-        detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
+      detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
       // The buffers' room goes back for the next batch.
       sending_indices.clear();
       sending_values.clear();

@@ -4,6 +4,7 @@
 
 #include <pgas/array.hpp>
 #include <pgas/detail/access.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -24,7 +25,9 @@ template <class T>
 class coarray_base {
  public:
   /// The window behind the coarray, for phases. Local.
-  [[nodiscard]] runtime::window& window() const { return data_.window(); }
+  [[nodiscard]] runtime::window& window(pgas::detail::internal_only) const {
+    return data_.window(pgas::detail::internal);
+  }
   /// The team the coarray was made on: image numbers x(img) are its images'. Local.
   [[nodiscard]] const pgas::team& team() const { return data_.team(); }
 

@@ -86,8 +86,7 @@ class dist_object {
     if (image >= team_.size())
       runtime::throw_out_of_range("image", image, team_.size());
     return detail::remote::rpc_world(
-        static_cast<std::size_t>(team_.world_rank(image)), [](const dist_object& d) { return *d; },
-        *this);
+        team_.world_image(image), [](const dist_object& d) { return *d; }, *this);
   }
   /// The team it lives on. Local.
   [[nodiscard]] const pgas::team& team() const noexcept { return team_; }

@@ -2,6 +2,7 @@
 // A bulk-synchronous phase: writes go out without per-operation completion, and fence() ends
 // each step for all images at once (MPI_Win_fence).
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -25,7 +26,8 @@ class fence_phase {
  public:
   template <class... Containers>
   explicit fence_phase(Containers&... containers) {
-    std::vector<std::reference_wrapper<runtime::window>> wanted{containers.window()...};
+    std::vector<std::reference_wrapper<runtime::window>> wanted{
+        containers.window(pgas::detail::internal)...};
     for (std::size_t k = 0; k < wanted.size(); ++k) {
       for (std::size_t j = 0; j < k; ++j) {
         if (&wanted[j].get() == &wanted[k].get()) {

@@ -2,6 +2,7 @@
 // A pointer to one element of a distributed container: (window, image, displacement), plus a
 // direct pointer when the element is in this process's memory (its own, or a peer's mapped here).
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -16,14 +17,6 @@ namespace pgas {
 template <class T>
 class global_ref;
 
-namespace detail {
-/// Only containers make global_ptrs from parts (as UPC++ keeps that behind an internal tag): a
-/// pointer made up by hand could name memory no image exposes.
-struct made_by_container {
-  explicit made_by_container() = default;
-};
-}  // namespace detail
-
 /// Points to an element that lives in some image's window memory. Arithmetic moves within the
 /// owner's local memory (as UPC++'s global_ptr does); crossing images is the iterators' job.
 template <class T>
@@ -33,11 +26,12 @@ class global_ptr {
   using value_type = std::remove_const_t<T>;
 
   global_ptr() noexcept = default;
-  /// `disp` is in the window's displacement units; `step` is how many units one element spans
-  /// (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window, where
-  /// displacements are addresses). `local` is the element's address in this process, or null
+  /// Only containers make global_ptrs from parts: a pointer made up by hand could name memory
+  /// no image exposes. `disp` is in the window's displacement units; `step` is how many units one
+  /// element spans (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window,
+  /// where displacements are addresses). `local` is the element's address in this process, or null
   /// when only RMA reaches it; `owned_here` says whether this image is its owner.
-  global_ptr(detail::made_by_container,
+  global_ptr(detail::internal_only,
              runtime::window* win,
              std::size_t image,
              MPI_Aint disp,
@@ -54,18 +48,20 @@ class global_ptr {
   template <class U>
   requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) global_ptr(const global_ptr<U>& p)
   noexcept  // NOLINT(google-explicit-constructor)
-      : win_{p.window()},
+      : win_{p.window(detail::internal)},
         image_{p.image()},
         in_peer_memory_{p.in_peer_memory()},
-        disp_{p.displacement()},
-        step_{p.step()},
+        disp_{p.displacement(detail::internal)},
+        step_{p.step(detail::internal)},
         local_{p.local()} {}
 
-  [[nodiscard]] runtime::window* window() const noexcept { return win_; }
+  /// The library's view of the pointer: its window, its displacement there and how many
+  /// displacement units one element spans. Local.
+  [[nodiscard]] runtime::window* window(detail::internal_only) const noexcept { return win_; }
+  [[nodiscard]] MPI_Aint displacement(detail::internal_only) const noexcept { return disp_; }
+  [[nodiscard]] MPI_Aint step(detail::internal_only) const noexcept { return step_; }
   /// The owning image, 0-based, numbered as the container numbers its images. Local.
   [[nodiscard]] std::size_t image() const noexcept { return image_; }
-  [[nodiscard]] MPI_Aint displacement() const noexcept { return disp_; }
-  [[nodiscard]] MPI_Aint step() const noexcept { return step_; }
   /// True when this image can load and store the element directly: it owns it, or its owner's
   /// memory is mapped here (arrays and matrices when all images run on one node; as UPC++'s
   /// is_local() means the local team). Ownership is image(). Local.
@@ -88,7 +84,7 @@ class global_ptr {
   [[nodiscard]] bool is_null() const noexcept { return win_ == nullptr; }
   /// The same element, reached through MPI only: for accumulates, which must not become plain
   /// stores even into this process's memory. Local.
-  [[nodiscard]] global_ptr without_local_address() const noexcept {
+  [[nodiscard]] global_ptr without_local_address(detail::internal_only) const noexcept {
     global_ptr p = *this;
     p.local_ = nullptr;
     p.in_peer_memory_ = false;

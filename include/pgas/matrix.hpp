@@ -4,6 +4,7 @@
 // P x 1 grid under the names row-split programs use.
 
 #include <pgas/boundary.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/grid.hpp>
 #include <pgas/halo_exchange.hpp>
@@ -87,7 +88,9 @@ class matrix {
   [[nodiscard]] ndarray<T, 2>& cells() { return cells_; }
   [[nodiscard]] const ndarray<T, 2>& cells() const { return cells_; }
   /// The window behind the matrix, for phases. Local.
-  [[nodiscard]] runtime::window& window() const { return cells_.window(); }
+  [[nodiscard]] runtime::window& window(pgas::detail::internal_only) const {
+    return cells_.window(pgas::detail::internal);
+  }
   /// The team the matrix was made on; owner() numbers its images. Local.
   [[nodiscard]] const pgas::team& team() const { return cells_.team(); }
 

@@ -6,6 +6,7 @@
 #include <pgas/boundary.hpp>
 #include <pgas/detail/addressable.hpp>
 #include <pgas/detail/halo_plan.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/detail/tile_layout.hpp>
 #include <pgas/global_ref.hpp>
@@ -190,7 +191,7 @@ class ndarray {
   /// Where the elements are, for transfers and algorithms. Local.
   [[nodiscard]] const detail::tile_layout<N>& layout() const { return st().layout; }
   /// The window behind the array. Local.
-  [[nodiscard]] runtime::window& window() const { return st().win; }
+  [[nodiscard]] runtime::window& window(pgas::detail::internal_only) const { return st().win; }
   /// The team the array was made on; owner() numbers its images. Local.
   [[nodiscard]] const pgas::team& team() const { return *st().home; }
 
@@ -210,7 +211,7 @@ class ndarray {
     const state& s = st();
     const auto place = s.layout.locate(at);
     T* here = detail::address_here(place.image, s.me, s.data.data(), s.mapped, place.offset);
-    return global_ptr<U>(detail::made_by_container{}, &s.win, place.image,
+    return global_ptr<U>(pgas::detail::internal, &s.win, place.image,
                          static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
   }
   [[nodiscard]] state& st() const {

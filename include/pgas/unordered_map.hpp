@@ -166,18 +166,20 @@ class unordered_map {
       return future<std::optional<V>>::make_ready(find_here(k));
     async_->stream.send(owner);  // the channel to the owner is ordered: they arrive first
     return detail::remote::rpc_world(
-        static_cast<std::size_t>(table_.team().world_rank(owner)),
+        table_.team().world_image(owner),
         [](const dist_object<unordered_map*>& d, const K& key) { return (*d)->find_here(key); },
         async_->self, k);
   }
 
-  /// Operations this image queued since the last commit. Local.
-  [[nodiscard]] std::size_t pending() const {
+  /// Operations this image queued since the last commit (the word pgas::vector uses too). Local.
+  [[nodiscard]] std::size_t uncommitted() const {
     live_.require(name);
     std::size_t n = 0;
     for (const auto& q : outbox_) n += q.size();
     return n;
   }
+  /// The same as uncommitted(), under the name earlier releases gave it. Local.
+  [[nodiscard]] std::size_t pending() const { return uncommitted(); }
 
   /// Collective: delivers every image's queued operations to their owners, which apply them
   /// and grow their tables as needed. Afterwards every image sees the result.
@@ -512,9 +514,7 @@ class unordered_map {
       static const std::uint64_t handler = runtime::messages::name_of(&on_batch);
       const std::uint64_t count = batch.size();
       const std::size_t bytes = sizeof(std::uint64_t) + sizeof count + batch.size_bytes();
-      std::byte* at = runtime::messages::reserve(
-                          static_cast<std::size_t>(self.team().world_rank(d)), handler, bytes)
-                          .data();
+      std::byte* at = runtime::messages::reserve(self.team().world_image(d), handler, bytes).data();
       detail::wire::codec<dist_object<unordered_map*>>::write(at, self);
       std::memcpy(at, &count, sizeof count);
       std::memcpy(at + sizeof count, batch.data(), batch.size_bytes());

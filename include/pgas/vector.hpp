@@ -95,9 +95,16 @@ class vector : public detail::storage<T, sized_blocks> {
     return overflow_.emplace_back(std::forward<Args>(args)...);
   }
   /// Elements this image appended since the last commit. Local.
-  [[nodiscard]] std::size_t uncommitted() const noexcept { return in_place_ + overflow_.size(); }
+  /// Local; usage_error on a moved-from vector, as every member.
+  [[nodiscard]] std::size_t uncommitted() const {
+    (void)this->state();
+    return in_place_ + overflow_.size();
+  }
   /// This image's room before its memory must move, committed elements included. Local.
-  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+  [[nodiscard]] std::size_t capacity() const {
+    (void)this->state();
+    return capacity_;
+  }
 
   /// Collective: publishes every image's appended elements. Afterwards size() counts them and
   /// every image can reach them.

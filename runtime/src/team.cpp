@@ -123,11 +123,10 @@ team team::split(int colour, int key) const {
   return team{owned(out), colour, std::make_shared<const team>(*this)};
 }
 
-std::size_t team::rank() const noexcept {
-  return rank_;
-}
-std::size_t team::size() const noexcept {
-  return size_;
+std::size_t team::world_image(std::size_t image) const {
+  if (image >= size_)
+    runtime::throw_out_of_range("image", image, size_);
+  return static_cast<std::size_t>((*world_ranks_)[image]);
 }
 
 void team::barrier() const {

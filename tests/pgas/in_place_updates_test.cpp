@@ -131,8 +131,8 @@ TEST(InPlaceUpdates, a_compare_exchange_spin_counter_loses_no_increment) {
 
 TEST(InPlaceUpdates, a_container_window_is_updated_in_place_exactly_when_every_image_shares_it) {
   pgas::array<long> a(8);
-  const bool shared = a.window().flavor() == pgas::runtime::window_flavor::shared;
-  EXPECT_EQ(a.window().updates_in_place(), shared);
+  const bool shared = pgas::detail::window_of(a).flavor() == pgas::runtime::window_flavor::shared;
+  EXPECT_EQ(pgas::detail::window_of(a).updates_in_place(), shared);
   EXPECT_EQ(shared, pgas::runtime::world_shares_memory());
   if (!shared_memory_wanted()) {
     EXPECT_FALSE(shared);

@@ -50,7 +50,7 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
   pgas::sync_all();
   const std::size_t peer = 4 * ((me() + 1) % images());  // the next image's first element
   const bool own = images() == 1;
-  const bool shared = a.window().flavor() == pgas::runtime::window_flavor::shared;
+  const bool shared = pgas::detail::window_of(a).flavor() == pgas::runtime::window_flavor::shared;
   a[peer] = 5;                 // a store into the peer's memory, or a put
   (void)a[peer].fetch_add(1);  // an atomic: in place, or by the owner
   a[peer + 1] += 2;            // an accumulate: in place, or by the owner

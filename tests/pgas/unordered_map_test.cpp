@@ -26,7 +26,7 @@ TEST(UnorderedMap, overlapping_inserts_from_every_image_give_the_exact_union) {
   for (long k = 100 * static_cast<long>(me()); k < 100 * static_cast<long>(me()) + 300; ++k) {
     m.insert(k, 1000 * static_cast<long>(me()) + k);
   }
-  EXPECT_EQ(m.pending(), 300u);
+  EXPECT_EQ(m.uncommitted(), 300u);
   EXPECT_EQ(m.size(), 0u);  // nothing committed yet
   m.commit();
   const long last = 100 * static_cast<long>(images() - 1) + 300;

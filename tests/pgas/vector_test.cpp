@@ -46,7 +46,7 @@ TEST(Vector, a_thousand_commits_of_local_growth_and_every_image_reads_everything
     v.commit();
     EXPECT_EQ(v.uncommitted(), 0u);
     EXPECT_EQ(v.local().size(), appended);
-    EXPECT_LE(v.window().attachments(), 1u);
+    EXPECT_LE(pgas::detail::window_of(v).attachments(), 1u);
   }
   // Global order: image 0's elements, then image 1's, ...
   std::size_t i = 0;

@@ -115,7 +115,7 @@ TEST(Churn, vector_growth_and_attach_cycles_keep_one_attachment) {
       v.push_back(-round);
     v.commit();
   }
-  EXPECT_EQ(v.window().attachments(), 1u);
+  EXPECT_EQ(pgas::detail::window_of(v).attachments(), 1u);
   EXPECT_EQ(v.size(), images() * (1000 + 334));
 }
 

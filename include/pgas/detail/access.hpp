@@ -10,6 +10,7 @@
 //   keeps one rule per window: MPI accumulates, or, on a window every image shares, the
 //   processor's atomics for every image (runtime/in_place_updates.hpp); the two never mix.
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -48,7 +49,7 @@ template <class T>
     return *p.local_for_reading(what);
   }
   std::remove_const_t<T> v;
-  runtime::get(*p.window(), std::span{&v, 1}, rank_of(p), p.displacement());
+  runtime::get(*p.window(internal), std::span{&v, 1}, rank_of(p), p.displacement(internal));
   return v;
 }
 
@@ -63,7 +64,7 @@ void load_n(const global_ptr<T>& p,
     count_if_peer(p, &rma_stats::peer_loads, out.size());
     std::copy_n(p.local_for_reading(what), out.size(), out.begin());
   } else {
-    runtime::get(*p.window(), out, rank_of(p), p.displacement());
+    runtime::get(*p.window(internal), out, rank_of(p), p.displacement(internal));
   }
 }
 
@@ -81,7 +82,7 @@ template <class Elements, class T>
   if (parts.empty())
     return false;
   for (std::size_t img = 0; img < parts.size(); ++img)
-    e.window().loading_from(what, static_cast<int>(img));
+    e.window(internal).loading_from(what, static_cast<int>(img));
   const std::size_t me = e.me();
   std::size_t from_peers = 0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -100,7 +101,7 @@ requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {
     count_if_peer(p, &rma_stats::peer_stores, 1);
     *p.local() = v;
   } else {
-    runtime::put_value(*p.window(), v, rank_of(p), p.displacement());
+    runtime::put_value(*p.window(internal), v, rank_of(p), p.displacement(internal));
   }
 }
 
@@ -114,7 +115,7 @@ requires(!std::is_const_v<T>) void store_n(const global_ptr<T>& p, std::span<con
     count_if_peer(p, &rma_stats::peer_stores, in.size());
     std::copy_n(in.begin(), in.size(), p.local());
   } else {
-    runtime::put(*p.window(), in, rank_of(p), p.displacement());
+    runtime::put(*p.window(internal), in, rank_of(p), p.displacement(internal));
   }
 }
 
@@ -124,7 +125,7 @@ template <class T>
 requires(!std::is_const_v<T>) void accumulate(const global_ptr<T>& p,
                                               const T& v,
                                               runtime::reduce_op op) {
-  runtime::accumulate_value(*p.window(), v, rank_of(p), p.displacement(), op);
+  runtime::accumulate_value(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
 /// Atomically *p = *p op v; returns the previous value. Blocks. With no_op it is an atomic read.
@@ -132,14 +133,15 @@ template <class T>
 [[nodiscard]] std::remove_const_t<T> fetch_and_op(const global_ptr<T>& p,
                                                   const std::remove_const_t<T>& v,
                                                   runtime::reduce_op op) {
-  return runtime::fetch_and_op(*p.window(), v, rank_of(p), p.displacement(), op);
+  return runtime::fetch_and_op(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
 /// Atomically replaces *p by `desired` if it equals `expected`; returns the previous value.
 template <class T>
 requires(!std::is_const_v<T>) [[nodiscard]] T
     compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
-  return runtime::compare_and_swap(*p.window(), desired, expected, rank_of(p), p.displacement());
+  return runtime::compare_and_swap(*p.window(internal), desired, expected, rank_of(p),
+                                   p.displacement(internal));
 }
 
 /// Starts reading *p; the future holds the value once it has arrived.
@@ -149,8 +151,8 @@ template <class T>
   if (p.is_local())
     return future<V>::make_ready(*p.local_for_reading("async_get"));
   auto source = std::make_unique<request_source<V>>();
-  source->request =
-      runtime::rget(*p.window(), std::span{&source->value, 1}, rank_of(p), p.displacement());
+  source->request = runtime::rget(*p.window(internal), std::span{&source->value, 1}, rank_of(p),
+                                  p.displacement(internal));
   return future<V>{std::move(source)};
 }
 
@@ -201,8 +203,8 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(const g
                                                                          runtime::reduce_op op) {
   auto source = std::make_unique<atomic_request_source<T>>();
   source->operand = v;
-  source->request = runtime::rfetch_and_op(*p.window(), &source->operand, &source->result,
-                                           rank_of(p), p.displacement(), op);
+  source->request = runtime::rfetch_and_op(*p.window(internal), &source->operand, &source->result,
+                                           rank_of(p), p.displacement(internal), op);
   return future<T>{std::move(source)};
 }
 
@@ -214,11 +216,11 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(con
   auto source = std::make_unique<compare_and_swap_source<T>>();
   source->desired = desired;
   source->expected = expected;
-  source->window = p.window();
+  source->window = p.window(internal);
   source->target = rank_of(p);
   source->pending =
-      !runtime::start_compare_and_swap(*p.window(), &source->desired, &source->expected,
-                                       &source->result, source->target, p.displacement());
+      !runtime::start_compare_and_swap(*p.window(internal), &source->desired, &source->expected,
+                                       &source->result, source->target, p.displacement(internal));
   return future<T>{std::move(source)};
 }
 
@@ -231,9 +233,9 @@ requires(!std::is_const_v<T>)
   if (p.is_local()) {
     *p.local() = v;
   } else {
-    auto* staged = static_cast<const T*>(p.window()->stage(&v, sizeof(v)));
-    source->request =
-        runtime::rput(*p.window(), std::span{staged, 1}, rank_of(p), p.displacement());
+    auto* staged = static_cast<const T*>(p.window(internal)->stage(&v, sizeof(v)));
+    source->request = runtime::rput(*p.window(internal), std::span{staged, 1}, rank_of(p),
+                                    p.displacement(internal));
   }
   return future<void>{std::move(source)};
 }

@@ -4,6 +4,7 @@
 // that is sound). No grouping per owner and no combining of duplicates: each update is one
 // atomic instruction, and the memory accesses of the next ones overlap with it.
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/reduce_op.hpp>
@@ -85,7 +86,9 @@ bool combine_in_place(Elements& elements,
     auto first = std::ranges::begin(indices);
     if (first == std::ranges::end(indices))
       return true;
-    if (!elements.element(static_cast<std::size_t>(*first)).window()->begin_in_place_updates())
+    if (!elements.element(static_cast<std::size_t>(*first))
+             .window(internal)
+             ->begin_in_place_updates())
       return false;
     runtime::require_op_defined<T>(op);
     in_place_combiner<T> combiner(op);
@@ -124,7 +127,7 @@ bool combine_same_value_in_place(Elements& elements,
       return combine_in_place<T>(elements, indices, same, op);
     }
     if (!elements.element(static_cast<std::size_t>(*std::ranges::begin(indices)))
-             .window()
+             .window(internal)
              ->begin_in_place_updates()) {
       return false;
     }

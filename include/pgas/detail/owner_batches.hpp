@@ -5,6 +5,7 @@
 // max_runs_per_operation runs). Elements in this process's memory (its own, or a same-node
 // peer's mapped here) are handed over one run at a time for a plain copy.
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/runs.hpp>
 
@@ -52,7 +53,7 @@ class owner_batches {
       return;
     }
     if (pending_.empty())
-      pending_.resize(static_cast<std::size_t>(first.window()->ranks()));
+      pending_.resize(static_cast<std::size_t>(first.window(internal)->ranks()));
     auto& slot = pending_[first.image()];
     if (!slot) {
       slot = std::make_unique<building>();
@@ -60,7 +61,8 @@ class owner_batches {
     }
     building& b = *slot;
     // Offsets from the first element seen; shifted to start at 0 before sending.
-    const MPI_Aint offset = (first.displacement() - b.reference.displacement()) / first.step();
+    const MPI_Aint offset =
+        (first.displacement(internal) - b.reference.displacement(internal)) / first.step(internal);
     b.origin.add(static_cast<MPI_Aint>(position), length);
     if (step == 1) {
       b.target.add(offset, length);

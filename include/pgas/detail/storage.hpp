@@ -3,6 +3,7 @@
 // image's part, and the index arithmetic between them. Containers add how they are built.
 
 #include <pgas/detail/addressable.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/distributed_range.hpp>
 #include <pgas/distribution.hpp>
@@ -128,7 +129,7 @@ class storage {
     return state().dist.run_end(i);
   }
   /// The window behind the container, for phases and the runtime. Local.
-  [[nodiscard]] runtime::window& window() const { return state().win; }
+  [[nodiscard]] runtime::window& window(internal_only) const { return state().win; }
   /// The team the container was made on: its indices, owner() and image numbers are that
   /// team's, whichever team is in force when it is used. Local.
   [[nodiscard]] const pgas::team& team() const { return *state().home; }
@@ -177,7 +178,7 @@ class storage {
     [[nodiscard]] MPI_Aint part_displacement(std::size_t img) const noexcept {
       return s_->bases.empty() ? 0 : s_->bases[img];
     }
-    [[nodiscard]] runtime::window& window() const noexcept { return s_->win; }
+    [[nodiscard]] runtime::window& window(internal_only) const noexcept { return s_->win; }
     /// Every image's part as mapped here, indexed by image, or empty (mapped_parts.hpp).
     [[nodiscard]] const std::vector<T*>& mapped() const noexcept { return s_->mapped; }
     /// This image's number in the container's team, and its own part.
@@ -259,8 +260,8 @@ class storage {
     const std::size_t off = s.dist.local_offset(i);
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
     const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
-    return global_ptr<T>(made_by_container{}, &s.win, img,
-                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
+    return global_ptr<T>(internal, &s.win, img, base + static_cast<MPI_Aint>(off) * s.step, s.step,
+                         local, img == s.me);
   }
   // Issues writes held back for later (aggregators) before the state, and its window, may go:
   // they may be meant for this container. Reports, never throws.

@@ -4,6 +4,7 @@
 // histograms do on containers without shared memory. One pass sorts the updates by owner; none
 // are combined (the owner applies them in order, each a plain load and store).
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/window.hpp>
@@ -32,7 +33,7 @@ bool send_to_owners(const Elements& elements,
                     Value value,
                     runtime::reduce_op op,
                     std::vector<owner_share<T>>& shares) {
-  runtime::window& w = elements.window();
+  runtime::window& w = elements.window(internal);
   const auto images = static_cast<std::size_t>(w.ranks());
   for (std::size_t img = 0; img < images; ++img) {
     if (elements.part_size(img) > UINT32_MAX)

@@ -59,7 +59,7 @@ selection elements_of(const D& dist, std::size_t me) {
 template <class Container>
 transfer_plan plan_of_range(const Container& c) {
   const auto& dist = c.distribution();
-  const auto me = static_cast<std::size_t>(c.window().rank());
+  const auto me = static_cast<std::size_t>(c.team().rank());
   const std::size_t mine = c.local().size();
   return transfer_plan{{c.size()},
                        elements_of(dist, me),
@@ -107,14 +107,14 @@ std::string describe_grid(const pgas::grid<N>& g) {
 /// path, a file that is not HDF5, or a dataset of another type or shape there.
 template <class T, distribution D>
 void write(const array<T, D>& a, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
+  write_dataset(a.team().native(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
                 a.local().data());
 }
 
 /// Collective: writes the committed elements of `v`, as write(array) does.
 template <class T>
 void write(const vector<T>& v, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
+  write_dataset(v.team().native(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
                 v.local().data());
 }
 
@@ -122,7 +122,7 @@ void write(const vector<T>& v, const std::filesystem::path& file, const std::str
 /// extents.
 template <class T, std::size_t N>
 void write(const ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
+  write_dataset(a.team().native(), file, dataset, element_type_of<T>(),
                 detail::plan_of_ndarray(a, detail::describe_grid(a.grid())),
                 a.local().with_halo().data());
 }
@@ -130,7 +130,7 @@ void write(const ndarray<T, N>& a, const std::filesystem::path& file, const std:
 /// Collective: writes the rows x cols elements of `m` (no ghost cells) as a 2-D dataset.
 template <class T>
 void write(const matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(m.window().comm(), file, dataset, element_type_of<T>(),
+  write_dataset(m.team().native(), file, dataset, element_type_of<T>(),
                 detail::plan_of_ndarray(m.cells(), "rows in blocks (pgas::matrix)"),
                 m.local().with_halo().data());
 }
@@ -141,7 +141,7 @@ void write(const matrix<T>& m, const std::filesystem::path& file, const std::str
 /// element type or shape is not the array's.
 template <class T, distribution D>
 void read(array<T, D>& a, const std::filesystem::path& file, const std::string& dataset) {
-  read_dataset(a.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
+  read_dataset(a.team().native(), file, dataset, element_type_of<T>(), detail::plan_of_range(a),
                a.local().data());
 }
 
@@ -149,14 +149,14 @@ void read(array<T, D>& a, const std::filesystem::path& file, const std::string& 
 /// first, then replaced) and reads it. The dataset must be one-dimensional.
 template <class T>
 void read(vector<T>& v, const std::filesystem::path& file, const std::string& dataset) {
-  const auto shape = dataset_shape(v.window().comm(), file, dataset, element_type_of<T>());
+  const auto shape = dataset_shape(v.team().native(), file, dataset, element_type_of<T>());
   if (shape.size() != 1) {
     // Every image read the same shape: all throw here together.
     throw io_error("pgas::hdf5::read: dataset '" + dataset + "' in '" + file.string() + "' has " +
                    std::to_string(shape.size()) + " dimensions; a pgas::vector reads one");
   }
   v.resize(static_cast<std::size_t>(shape[0]));
-  read_dataset(v.window().comm(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
+  read_dataset(v.team().native(), file, dataset, element_type_of<T>(), detail::plan_of_range(v),
                v.local().data());
 }
 
@@ -164,7 +164,7 @@ void read(vector<T>& v, const std::filesystem::path& file, const std::string& da
 /// count wrote it; ghost cells keep their values (exchange_halo() refreshes them).
 template <class T, std::size_t N>
 void read(ndarray<T, N>& a, const std::filesystem::path& file, const std::string& dataset) {
-  read_dataset(a.window().comm(), file, dataset, element_type_of<T>(),
+  read_dataset(a.team().native(), file, dataset, element_type_of<T>(),
                detail::plan_of_ndarray(a, detail::describe_grid(a.grid())),
                a.local().with_halo().data());
 }

@@ -4,6 +4,7 @@
 
 #include <pgas/algorithms/detail.hpp>
 #include <pgas/detail/in_place.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/sync.hpp>
@@ -205,7 +206,7 @@ bool in_place_accumulate(Bins& bins,
   if constexpr (!runtime::processor_atomic<C>) {
     return false;
   } else {
-    if (!bins.window().updates_in_place())
+    if (!bins.window(pgas::detail::internal).updates_in_place())
       return false;
     const std::size_t n = bins.size();
     for (const auto k : local_indices) {
@@ -260,7 +261,7 @@ void accumulate_everywhere(const char* algorithm,
   } else if (most * 4 >= bins.size()) {
     // Where owners apply updates, buckets to the owners move fewer bytes than the table, unless
     // the updates outnumber it many times.
-    if (many || !bins.window().owner_applies_updates() ||
+    if (many || !bins.window(pgas::detail::internal).owner_applies_updates() ||
         !exchanged_accumulate(bins, local_indices, value, op, bad_index, bad)) {
       dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index,
                        bad);
@@ -284,7 +285,7 @@ void accumulate_everywhere(const char* algorithm,
 /// number of bins.
 template <class Bins, class Indices>
 requires requires(Bins& b) {
-  b.window();
+  b.window(pgas::detail::internal);
   b.distribution();
   b.local_size_of(std::size_t{});
 }
@@ -317,7 +318,7 @@ void histogram(Bins& bins, const Indices& indices) {
 /// every image and before anything is sent.
 template <class Elements, class T>
 requires requires(Elements& b) {
-  b.window();
+  b.window(pgas::detail::internal);
   b.distribution();
   b.local_size_of(std::size_t{});
 }

@@ -6,6 +6,7 @@
 
 #include <pgas/algorithms/detail.hpp>
 #include <pgas/detail/access.hpp>
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -28,84 +29,6 @@ template <class R>
 concept addressable_range = distributed_range<R> && requires(R& r, std::size_t i) {
   { r.element(i) } -> std::same_as<global_ptr<typename std::remove_cvref_t<R>::value_type>>;
 };
-
-/// Runs shorter than this, on average over all images, go out in one all-to-all instead of
-/// one put each: a put costs a fixed ~50 ns in shared memory and microseconds over a network,
-/// an all-to-all a few nanoseconds per element once its latency is paid.
-inline constexpr std::size_t shortest_run_worth_a_put = 16;
-
-/// Stores values[k] at global index indices[k] of out, where indices increase. Collective;
-/// complete at the next sync point. Consecutive indices that lie consecutively in one image's
-/// memory form a run. When runs are long (block into block, shifted views) each remote run is
-/// one bulk put; when they are short (cyclic into block gives runs of one element) every image
-/// sends each owner its (index, value) pairs in one all-to-all and the owners store them.
-/// Every image takes the same branch, decided by one allreduce. Runs in a peer's memory mapped
-/// here (images on one node) are stored directly, after that allreduce.
-template <class Out, class T>
-void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T> values) {
-  // Calls f(first element, position in indices, length) for every run, in index order.
-  const auto for_each_run = [&](auto f) {
-    std::size_t k = 0;
-    while (k < indices.size()) {
-      const auto first = out.element(indices[k]);
-      std::size_t len = 1;
-      while (k + len < indices.size() && indices[k + len] == indices[k] + len &&
-             out.element(indices[k + len]) == first + static_cast<std::ptrdiff_t>(len)) {
-        ++len;
-      }
-      f(first, k, len);
-      k += len;
-    }
-  };
-  // First pass: runs this image owns are stored at once; others are counted, per owner. Runs in
-  // a peer's memory mapped here (one node) are stored only after the allreduce below, as puts
-  // are: by then every image has read its inputs, which may share memory with the output.
-  std::vector<std::size_t> counts(num_images(), 0);
-  long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA run
-  const auto store_run = [&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    detail::store_n(first, values.subspan(at, len));
-  };
-  for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.owned_here()) {
-      store_run(first, at, len);
-    } else if (!first.in_peer_memory()) {
-      counts[first.image()] += len;
-      surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
-    }
-  });
-  const bool by_puts =
-      runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) >= 0;
-  struct item {
-    std::size_t index;
-    T value;
-  };
-  // For the all-to-all: runs come in index order, not owner order, so each owner's items go to
-  // its own stretch of `sends`.
-  std::vector<std::size_t> next(num_images(), 0);
-  for (std::size_t t = 1; t < next.size(); ++t) next[t] = next[t - 1] + counts[t - 1];
-  std::vector<item> sends(by_puts ? 0 : next.back() + counts.back());
-  for_each_run([&](const global_ptr<T>& first, std::size_t at, std::size_t len) {
-    if (first.owned_here())
-      return;  // stored in the first pass
-    if (first.in_peer_memory() || by_puts) {
-      store_run(first, at, len);
-    } else {
-      std::size_t& to = next[first.image()];
-      for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
-    }
-  });
-  if (by_puts)
-    return;
-  const auto arrived =
-      runtime::exchange(std::span<const item>(sends), counts, runtime::current_comm());
-  for (const item& it : arrived) {
-    T* here = out.element(it.index).local();
-    if (here == nullptr) {
-      throw std::logic_error("pgas: an element was sent to an image that does not own it");
-    }
-    *here = it.value;
-  }
-}
 
 /// This image's results in local order, and the runs of consecutive global indices they form:
 /// run k covers values [position, position + length) and indices [first, first + length).
@@ -157,10 +80,10 @@ concept contiguous_of = std::ranges::contiguous_range<Local> &&
 /// image's writes into out can change an input another image has yet to send. Local.
 template <class In, class Out>
 bool apart(In& in, Out& out) {
-  if constexpr (requires { in.element(std::size_t{0}).window(); }) {
+  if constexpr (requires { in.element(std::size_t{0}).window(internal); }) {
     if (in.size() == 0 || out.size() == 0)
       return true;
-    return in.element(0).window() != out.element(0).window();
+    return !same_container(in.element(0), out.element(0));
   } else {
     return false;
   }
@@ -189,39 +112,6 @@ local_results<T> elements_of(In& in, Out& out) {
   }
 }
 
-/// Writes the results into out where out's runs are long: each input run is cut where out's
-/// runs end, and every owner receives its pieces as one put with a derived datatype on each side
-/// (detail::write_elements; pieces in this process's memory are copied). Returns false, having
-/// written nothing, when the pieces reached through MPI are short on average over all images
-/// (fewer than shortest_run_worth_a_put elements): then store_at's all-to-all is cheaper. Every
-/// image decides alike (one allreduce), after every image computed its results, which may
-/// share memory with the output.
-template <class Out, class T>
-bool put_runs_into(Out& out, const local_results<T>& r) {
-  const auto walk = [&out, &r](auto add) {
-    for (const auto& run : r.runs) {
-      std::size_t i = run.first;
-      std::size_t at = run.position;
-      const std::size_t end = run.first + run.length;
-      while (i < end) {
-        const std::size_t stop = std::min<std::size_t>(out.run_end(i), end);
-        add(at, out.element(i), stop - i, std::size_t{1});
-        at += stop - i;
-        i = stop;
-      }
-    }
-  };
-  long long surplus = 0;  // RMA elements minus shortest_run_worth_a_put per RMA piece
-  walk([&surplus](std::size_t, const auto& first, std::size_t len, std::size_t) {
-    if (!first.is_local())
-      surplus += static_cast<long long>(len) - static_cast<long long>(shortest_run_worth_a_put);
-  });
-  if (runtime::allreduce(surplus, runtime::reduce_op::sum, runtime::current_comm()) < 0)
-    return false;
-  write_elements(r.values, walk, nullptr);
-  return true;
-}
-
 /// Applies f to every local element of in (with its global index) and writes the results to
 /// out, aligned or not. Collective; ends with a sync point. `identity` says f returns its
 /// argument: unaligned, the input's local elements are then sent as they lie.
@@ -244,7 +134,7 @@ void map_into(In& in, Out& out, F f) {
       }();
       bool done = false;
       if constexpr (transfer_container<std::remove_reference_t<Out>>)
-        done = put_runs_into(out, r);
+        done = put_runs_into(out, r.runs, r.values);
       if (!done) {
         std::vector<std::size_t> indices;
         indices.reserve(r.values.size());

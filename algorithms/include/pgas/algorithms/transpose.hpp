@@ -4,6 +4,7 @@
 // process maps it (its own tile, same-node peers), or fetched with one get per owning tile
 // otherwise, and transposed into place in cache-sized blocks.
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/ndarray.hpp>
 #include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
@@ -93,7 +94,7 @@ void require_transposable(const char* what, const ndarray<T, 2>& b, const ndarra
   if (b.team().native() != a.team().native()) {
     throw usage_error(std::string(what) + ": a and b live on different teams");
   }
-  if (&b.window() == &a.window())
+  if (same_container(b, a))
     throw usage_error(std::string(what) + ": b and a are the same array");
 }
 

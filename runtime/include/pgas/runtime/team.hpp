@@ -38,14 +38,21 @@ class team {
   /// The team this one was split from; the world team's parent is the world team. Local.
   [[nodiscard]] team parent() const;
 
-  /// This image's number in the team, 0-based, and the team's size. Local.
-  [[nodiscard]] std::size_t rank() const noexcept;
-  [[nodiscard]] std::size_t size() const noexcept;
+  /// This image's number in the team, 0-based, and how many images the team has (Fortran's
+  /// this_image(team) - 1 and num_images(team)). Local.
+  [[nodiscard]] std::size_t this_image() const noexcept { return rank_; }
+  [[nodiscard]] std::size_t num_images() const noexcept { return size_; }
+  /// The same two numbers under the names MPI gives them. Local.
+  [[nodiscard]] std::size_t rank() const noexcept { return rank_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Collective: returns once every image of the team has called it.
   void barrier() const;
   /// The team's communicator, with MPI_ERRORS_RETURN. Local.
   [[nodiscard]] MPI_Comm native() const noexcept { return *comm_; }
-  /// The world number of this team's image `image`. Local.
+  /// The number in the world team of this team's image `image`; out_of_range for an image
+  /// the team does not have. Local.
+  [[nodiscard]] std::size_t world_image(std::size_t image) const;
+  /// The same as an MPI rank of MPI_COMM_WORLD, unchecked. Local.
   [[nodiscard]] int world_rank(std::size_t image) const { return (*world_ranks_)[image]; }
   /// True when both are the same team (one communicator), however obtained. Local.
   friend bool operator==(const team& a, const team& b) noexcept { return a.native() == b.native(); }
