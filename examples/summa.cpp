@@ -43,8 +43,8 @@ void summa(matrix& c,
   const std::size_t rows = ct.extent(0);
   const std::size_t cols = ct.extent(1);
   const std::size_t k = a.extent(1);
-  const auto& a_cols = a.layout().split(1);  // A's columns over the grid columns
-  const auto& b_rows = b.layout().split(0);  // B's rows over the grid rows
+  const auto& a_cols = a.split(1);  // A's columns over the grid columns
+  const auto& b_rows = b.split(0);  // B's rows over the grid rows
   const auto mine = c.grid_coordinates();
   std::vector<double> a_panel;
   std::vector<double> b_panel;

@@ -16,7 +16,8 @@ namespace pgas {
 
 /// Which family a distribution belongs to, for layout comparisons: block (and sized_blocks,
 /// which is image-ordered like block), cyclic, block_cyclic.
-enum class distribution_kind { block, cyclic, block_cyclic };
+/// How a distributed range is laid out: a 1-D distribution's kind, or an ndarray's tiles.
+enum class distribution_kind { block, cyclic, block_cyclic, tiles };
 
 /// What every distribution offers; all of it is local, pure index arithmetic.
 template <class D>

@@ -5,10 +5,12 @@
 
 #include <pgas/boundary.hpp>
 #include <pgas/detail/addressable.hpp>
+#include <pgas/detail/container_core.hpp>
 #include <pgas/detail/halo_plan.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/detail/tile_layout.hpp>
+#include <pgas/distributed_range.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/grid.hpp>
 #include <pgas/halo_exchange.hpp>
@@ -94,8 +96,7 @@ class ndarray {
     const pgas::grid<N> chosen = choose_grid(t, g);
     require_addressable_shape(extents, halos);
     auto s = std::make_unique<state>();
-    s->home = t;
-    s->me = t.rank();
+    s->make_on(t);
     s->edges = edges;
     s->layout = detail::tile_layout<N>(extents, chosen, halos);
     require_tiles_hold_halo(s->layout);
@@ -188,22 +189,58 @@ class ndarray {
   [[nodiscard]] global_ptr<const T> element(const index_type& at) const {
     return element_in<const T>(at);
   }
-  /// Where the elements are, for transfers and algorithms. Local.
-  [[nodiscard]] const detail::tile_layout<N>& layout() const { return st().layout; }
+  /// Where the elements are, tile by tile: the library's transfers and algorithms. Local.
+  [[nodiscard]] const detail::tile_layout<N>& tiles() const { return st().layout; }
+  /// How dimension d is cut over the grid's dimension d: owner(i) is the grid coordinate
+  /// holding index i, first_of(c) and local_size(c) that coordinate's slice. Local.
+  [[nodiscard]] const block& split(std::size_t d) const { return st().layout.split(d); }
+
+  /// As a distributed range, the array is its own cells (halos excluded) in row-major global
+  /// order: local() walks this image's cells, global_index(k) is the row-major index of its
+  /// k-th, and two arrays of the same extents on the same grid and team are aligned (layout()).
+  /// Local.
+  [[nodiscard]] std::size_t global_index(std::size_t k) const {
+    const state& s = st();
+    const index_type origin = s.layout.tile_origin(grid_coordinates());
+    const index_type mine = s.layout.tile_extents(grid_coordinates());
+    index_type at{};
+    for (std::size_t d = N; d-- > 1;) {
+      at[d] = origin[d] + k % mine[d];
+      k /= mine[d];
+    }
+    at[0] = origin[0] + k;
+    std::size_t linear = 0;
+    for (std::size_t d = 0; d < N; ++d) linear = linear * s.layout.extent(d) + at[d];
+    return linear;
+  }
+  [[nodiscard]] pgas::layout layout() const {
+    const state& s = st();
+    // Extents and grid decide every cell's image and local position: their digest stands for
+    // the tiling.
+    std::size_t digest = N;
+    const auto mix = [&digest](std::size_t v) {
+      digest = (digest ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    };
+    for (std::size_t d = 0; d < N; ++d) {
+      mix(s.layout.extent(d));
+      mix(grid().extent(d));
+    }
+    return {distribution_kind::tiles, N, digest, size(), 0, size(), s.home->native()};
+  }
   /// The window behind the array. Local.
   [[nodiscard]] runtime::window& window(pgas::detail::internal_only) const { return st().win; }
   /// The team the array was made on; owner() numbers its images. Local.
   [[nodiscard]] const pgas::team& team() const { return *st().home; }
+  /// Collective over the array's own team (not the team in force): a sync point for the images
+  /// that share the array.
+  void sync() const { st().sync(); }
 
  private:
-  struct state {
-    std::optional<pgas::team> home;
-    std::size_t me = 0;
+  // The core (team, image, window, mapped parts: container_core.hpp), and the tiles'.
+  struct state : detail::container_core<T> {
     boundary edges = boundary::fixed;
     detail::tile_layout<N> layout;
-    mutable runtime::window win;
     std::span<T> data;
-    std::vector<T*> mapped;
     detail::halo_plan<N> halo;
   };
   template <class U>
@@ -214,11 +251,7 @@ class ndarray {
     return global_ptr<U>(pgas::detail::internal, &s.win, place.image,
                          static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
   }
-  [[nodiscard]] state& st() const {
-    if (!s_)
-      throw usage_error("use of a moved-from pgas::ndarray");
-    return *s_;
-  }
+  [[nodiscard]] state& st() const { return detail::live_state(s_, "pgas::ndarray"); }
   static index_type all_dimensions(std::size_t halo) {
     index_type h{};
     h.fill(halo);
@@ -272,10 +305,8 @@ class ndarray {
     }
     shape.push_back(static_cast<long long>(edges));
     shape.push_back(static_cast<long long>(sizeof(T)));
-    if (!runtime::same_everywhere(shape, t.native())) {
-      throw usage_error(
-          "pgas::ndarray: images disagree on the extents, grid, halo, boundary or element type");
-    }
+    detail::require_same_container("pgas::ndarray", t, shape,
+                                   "the extents, grid, halo, boundary or element type");
   }
   // Each dimension first, so the sums below cannot wrap; then the product with ghosts.
   static void require_addressable_shape(const index_type& extents, const index_type& halos) {

@@ -64,7 +64,7 @@ void for_each_patch_row(Array& a,
                         const std::array<std::size_t, N>& sizes,
                         Add add) {
   using index = std::array<std::size_t, N>;
-  const tile_layout<N>& layout = a.layout();
+  const tile_layout<N>& layout = a.tiles();
   index buffer_strides{};
   std::size_t step = 1;
   for (std::size_t d = N; d-- > 0;) {
@@ -122,7 +122,7 @@ void get_patch(const ndarray<T, N>& a,
                const std::array<std::size_t, N>& first,
                const std::array<std::size_t, N>& sizes,
                std::type_identity_t<std::span<T>> out) {
-  detail::require_patch<N>("pgas::get_patch", a.layout(), first, sizes, out.size());
+  detail::require_patch<N>("pgas::get_patch", a.tiles(), first, sizes, out.size());
   detail::read_elements(out, detail::patch_walk(a, first, sizes), nullptr);
 }
 
@@ -133,7 +133,7 @@ template <class T, std::size_t N>
                                            const std::array<std::size_t, N>& first,
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<T>> out) {
-  detail::require_patch<N>("pgas::async_get_patch", a.layout(), first, sizes, out.size());
+  detail::require_patch<N>("pgas::async_get_patch", a.tiles(), first, sizes, out.size());
   return detail::future_of([&](detail::started_transfers* started) {
     detail::read_elements(out, detail::patch_walk(a, first, sizes), started);
   });
@@ -146,7 +146,7 @@ void put_patch(ndarray<T, N>& a,
                const std::array<std::size_t, N>& first,
                const std::array<std::size_t, N>& sizes,
                std::type_identity_t<std::span<const T>> in) {
-  detail::require_patch<N>("pgas::put_patch", a.layout(), first, sizes, in.size());
+  detail::require_patch<N>("pgas::put_patch", a.tiles(), first, sizes, in.size());
   detail::write_elements(in, detail::patch_walk(a, first, sizes), nullptr);
 }
 
@@ -157,7 +157,7 @@ template <class T, std::size_t N>
                                            const std::array<std::size_t, N>& first,
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<const T>> in) {
-  detail::require_patch<N>("pgas::async_put_patch", a.layout(), first, sizes, in.size());
+  detail::require_patch<N>("pgas::async_put_patch", a.tiles(), first, sizes, in.size());
   return detail::future_of([&](detail::started_transfers* started) {
     detail::write_elements(in, detail::patch_walk(a, first, sizes), started);
   });
@@ -173,7 +173,7 @@ void accumulate_patch(ndarray<T, N>& a,
                       const std::array<std::size_t, N>& sizes,
                       std::type_identity_t<std::span<const T>> in,
                       reduce_op op) {
-  detail::require_patch<N>("pgas::accumulate_patch", a.layout(), first, sizes, in.size());
+  detail::require_patch<N>("pgas::accumulate_patch", a.tiles(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
   detail::accumulate_elements(in, detail::patch_walk(a, first, sizes), op);
 }
@@ -186,7 +186,7 @@ requires runtime::accumulable<T>
                                                   const std::array<std::size_t, N>& sizes,
                                                   std::type_identity_t<std::span<const T>> in,
                                                   reduce_op op) {
-  detail::require_patch<N>("pgas::async_accumulate_patch", a.layout(), first, sizes, in.size());
+  detail::require_patch<N>("pgas::async_accumulate_patch", a.tiles(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
   return detail::future_of([&](detail::started_transfers* started) {
     detail::accumulate_elements(in, detail::patch_walk(a, first, sizes), op, started);

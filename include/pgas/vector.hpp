@@ -52,8 +52,7 @@ class vector : public detail::storage<T, sized_blocks> {
   explicit vector(const pgas::team& t, std::size_t n = 0, const T& initial = T{}) {
     detail::require_same_everywhere<T, block>("pgas::vector", t, n, block{});
     auto s = std::make_unique<typename base::state_type>();
-    s->home = t;
-    s->me = t.rank();
+    s->make_on(t);
     s->step = static_cast<MPI_Aint>(sizeof(T));
     s->win = runtime::create_team_dynamic_window(t.native());
     this->s_ = std::move(s);

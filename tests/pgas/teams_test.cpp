@@ -169,6 +169,12 @@ TEST(Teams, one_half_grows_and_destroys_a_vector_and_a_map_while_the_world_is_in
     m.commit();
     EXPECT_EQ(m.size(), 40U);
     EXPECT_EQ(m.find(39), std::optional<long>(static_cast<long>(n)));
+    // An n-D array's sync point is its team's too: each image writes its right neighbour's
+    // tile, syncs the array, and reads what its left neighbour wrote.
+    pgas::ndarray<long, 1> a(t, {n});
+    a(static_cast<long>((me + 1) % n)) = static_cast<long>(me);
+    a.sync();
+    EXPECT_EQ(a.local()(0), static_cast<long>((me + n - 1) % n));
   } else {
     // The odd half synchronises its own team a different number of times.
     for (int k = 0; k < 5; ++k) pgas::sync_all(t);

@@ -325,6 +325,23 @@ TEST_F(BadInput, ndarray_halo_wider_than_a_tile_is_refused_on_every_image) {
   EXPECT_THROW((void)dbl2(per_dimension, columns, shape{4, 1}), pgas::usage_error);
 }
 
+TEST_F(BadInput, ndarray_algorithms_across_grids_and_rows_of_split_columns_are_refused) {
+  using shape = std::array<std::size_t, 2>;
+  pgas::ndarray<long, 2> by_rows(shape{6, 4}, pgas::grid<2>({images(), 1}), 0,
+                                 pgas::boundary::fixed, 3L);
+  pgas::ndarray<long, 2> by_columns(shape{6, 4}, pgas::grid<2>({1, images()}), 0,
+                                    pgas::boundary::fixed, 5L);
+  if (images() > 1) {
+    // Other tiles: no cell pairs with its partner; nothing is written.
+    EXPECT_THROW(pgas::transform(by_rows, by_columns, [](long x) { return x; }), pgas::usage_error);
+    EXPECT_THROW((void)pgas::views::rows(by_columns), pgas::usage_error);
+  }
+  EXPECT_EQ(pgas::count(by_columns, 5L), 24U);
+  EXPECT_EQ(pgas::count_if(pgas::views::rows(by_rows),
+                           [](std::span<const long> row) { return row[0] == 3L; }),
+            6U);
+}
+
 TEST_F(BadInput, ndarray_index_patch_or_view_index_outside_is_refused_and_nothing_moves) {
   using shape = std::array<std::size_t, 2>;
   pgas::ndarray<int, 2> a(shape{5, 3}, pgas::grid<2>({images(), 1}), 1, pgas::boundary::fixed, 7);

@@ -3,6 +3,7 @@
 // image's part, and the index arithmetic between them. Containers add how they are built.
 
 #include <pgas/detail/addressable.hpp>
+#include <pgas/detail/container_core.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/distributed_range.hpp>
@@ -43,11 +44,7 @@ void require_same_everywhere(const char* container,
                              static_cast<long long>(dist.parameter()),
                              static_cast<long long>(dist.cut_digest()),
                              static_cast<long long>(sizeof(T))};
-  if (!runtime::same_everywhere(mine, t.native())) {
-    throw usage_error(std::string(container) +
-                      ": images disagree on the size, the distribution or the element type; "
-                      "construct it with the same arguments on every image");
-  }
+  require_same_container(container, t, mine, "the size, the distribution or the element type");
   require_addressable<T>(container, n);
 }
 
@@ -136,22 +133,18 @@ class storage {
   /// Collective over the container's own team (not the team in force): a sync point for the
   /// images that share the container, so a container of a sub-team never waits for images that
   /// do not hold it.
-  void sync() const { runtime::sync_all(state().home->native()); }
+  void sync() const { state().sync(); }
 
  protected:
-  struct state_type {
-    std::optional<pgas::team> home;  // the team it was made on (set by new_state)
+  // The core (team, image, window, mapped parts: container_core.hpp), and a distribution's.
+  struct state_type : container_core<T> {
     Dist dist;
-    mutable runtime::window win;
     std::span<T> local;
-    std::size_t me = 0;
     // Where each image's part starts, in window displacement units, and how many units one
     // element spans: none and 1 for a window with disp_unit sizeof(T); the published absolute
     // addresses and sizeof(T) for a dynamic window.
     std::vector<MPI_Aint> bases;
     MPI_Aint step = 1;
-    // Every image's part as mapped here (one node), or empty: see mapped_parts.hpp.
-    std::vector<T*> mapped;
   };
 
  public:
@@ -231,8 +224,7 @@ class storage {
                                                const Dist& dist,
                                                std::size_t n) {
     auto s = std::make_unique<state_type>();
-    s->home = t;
-    s->me = t.rank();
+    s->make_on(t);
     s->dist = dist.bind(n, t.size());
     return s;
   }
@@ -242,11 +234,7 @@ class storage {
     s_ = std::move(s);
     sync();
   }
-  [[nodiscard]] state_type& state() const {
-    if (!s_)
-      throw usage_error("use of a moved-from pgas container");
-    return *s_;
-  }
+  [[nodiscard]] state_type& state() const { return live_state(s_, "pgas container"); }
   void check_index(std::size_t i) const {
     if (i >= size())
       runtime::throw_out_of_range("index", i, size());

@@ -127,14 +127,6 @@ void write(const ndarray<T, N>& a, const std::filesystem::path& file, const std:
                 a.local().with_halo().data());
 }
 
-/// Collective: writes the rows x cols elements of `m` (no ghost cells) as a 2-D dataset.
-template <class T>
-void write(const matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
-  write_dataset(m.team().native(), file, dataset, element_type_of<T>(),
-                detail::plan_of_ndarray(m.cells(), "rows in blocks (pgas::matrix)"),
-                m.local().with_halo().data());
-}
-
 /// Collective over the array's images: reads dataset `dataset` of `file` into `a`, whatever
 /// image count and distribution wrote it. Throws io_error on every image, having stored
 /// nothing, when the file or dataset is missing, the file is not HDF5, or the dataset's
@@ -167,12 +159,6 @@ void read(ndarray<T, N>& a, const std::filesystem::path& file, const std::string
   read_dataset(a.team().native(), file, dataset, element_type_of<T>(),
                detail::plan_of_ndarray(a, detail::describe_grid(a.grid())),
                a.local().with_halo().data());
-}
-
-/// Collective: reads a rows x cols dataset into the owned elements of `m` (as for ndarray).
-template <class T>
-void read(matrix<T>& m, const std::filesystem::path& file, const std::string& dataset) {
-  read(m.cells(), file, dataset);
 }
 
 }  // namespace pgas::hdf5

@@ -153,10 +153,4 @@ void stencil_for_each(ndarray<T, 2>& in, ndarray<T, 2>& out, std::size_t radius,
   block(in_lo[0], row, in_hi[1], hi[1]);
 }
 
-/// The same over two matrices (the row-grid case).
-template <class T, class F>
-void stencil_for_each(matrix<T>& in, matrix<T>& out, std::size_t radius, F f) {
-  stencil_for_each(in.cells(), out.cells(), radius, std::move(f));
-}
-
 }  // namespace pgas

@@ -57,7 +57,7 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
   const std::size_t r1 = r0 + mine.extent(0);
   const std::size_t c0 = origin[1];
   const std::size_t c1 = c0 + mine.extent(1);
-  const tile_layout<2>& from = a.layout();
+  const tile_layout<2>& from = a.tiles();
   std::vector<T> fetched;
   for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
     const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
