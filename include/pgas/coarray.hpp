@@ -3,8 +3,8 @@
 // chosen at run time (coarray<T[]>); x(img) reaches image img's copy.
 
 #include <pgas/array.hpp>
-#include <pgas/detail/access.hpp>
 #include <pgas/detail/internal_only.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>

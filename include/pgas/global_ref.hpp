@@ -2,7 +2,7 @@
 // A reference to one element of a distributed container: reading gets, assigning puts,
 // compound assignment accumulates.
 
-#include <pgas/detail/access.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/rma.hpp>

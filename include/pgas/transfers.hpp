@@ -5,10 +5,10 @@
 // detail::max_runs_per_operation runs); elements in this process's memory are copied.
 // Works on every container with global indices (array, array_view, vector) and on the image
 // parts of a coarray<T[N]> (`pgas::get(x(img), 0, out)`). The functions users call; how the
-// elements travel is detail/moves.hpp's choice.
+// elements travel is detail/locality.hpp's choice.
 
 #include <pgas/detail/combine_duplicates.hpp>
-#include <pgas/detail/moves.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/detail/started_transfers.hpp>
 #include <pgas/detail/transfer_checks.hpp>
 #include <pgas/detail/walks.hpp>

@@ -2,7 +2,7 @@
 // pgas::vector: a growable global array whose memory is attached to a dynamic window
 // (MPI_Win_create_dynamic, MPI-4.1 §12.2.4) and reached by published absolute addresses.
 
-#include <pgas/detail/access.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/detail/storage.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/runtime/collective.hpp>

@@ -2,14 +2,13 @@
 // Many updates `element op= value` applied by this process's processor, in place, on a
 // container whose window every image shares (runtime/in_place_updates.hpp says when and why
 // that is sound). No grouping per owner and no combining of duplicates: each update is one
-// atomic instruction, and the memory accesses of the next ones overlap with it.
+// atomic instruction, and the memory accesses of the next ones overlap with it. Whether a
+// container's updates go this way is locality.hpp's choice (begin_updates_in_place).
 
-#include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/stats.hpp>
-#include <pgas/runtime/window.hpp>
 
 #include <ranges>
 
@@ -72,33 +71,20 @@ class in_place_combiner {
 };
 
 /// Applies `elements[i_u] op= value(u)` for the u-th index i_u of `indices` (any range of
-/// integers, checked already) in place and returns true when the window of `elements` (a
-/// container, or its locked_elements) is updated in place, or there is nothing to apply;
-/// returns false, having done nothing, when MPI must carry the updates.
+/// integers, checked already), in place. `elements`: a container or its locked_elements, whose
+/// in-place updates have begun (locality.hpp).
 template <class T, class Elements, class Indices, class Value>
-bool combine_in_place(Elements& elements,
+requires runtime::processor_atomic<T>
+void combine_in_place(Elements& elements,
                       const Indices& indices,
                       Value value,
                       runtime::reduce_op op) {
-  if constexpr (!runtime::processor_atomic<T>) {
-    return false;
-  } else {
-    auto first = std::ranges::begin(indices);
-    if (first == std::ranges::end(indices))
-      return true;
-    if (!elements.element(static_cast<std::size_t>(*first))
-             .window(internal)
-             ->begin_in_place_updates())
-      return false;
-    runtime::require_op_defined<T>(op);
-    in_place_combiner<T> combiner(op);
-    std::size_t u = 0;
-    for (const auto i : indices)
-      combiner.add(elements.element(static_cast<std::size_t>(i)).local(),
-                   static_cast<T>(value(u++)));
-    combiner.finish();
-    return true;
-  }
+  runtime::require_op_defined<T>(op);
+  in_place_combiner<T> combiner(op);
+  std::size_t u = 0;
+  for (const auto i : indices)
+    combiner.add(elements.element(static_cast<std::size_t>(i)).local(), static_cast<T>(value(u++)));
+  combiner.finish();
 }
 
 /// The same value combined in at every index (a histogram's 1). With many updates for a table
@@ -110,49 +96,41 @@ bool combine_in_place(Elements& elements,
 /// at its own share of the blocks, so images do not update one block at once. Updates of one
 /// element keep their order. `n`: the container's size, every index below it.
 template <class T, class Elements, class Indices>
-bool combine_same_value_in_place(Elements& elements,
+requires runtime::processor_atomic<T>
+void combine_same_value_in_place(Elements& elements,
                                  const Indices& indices,
                                  std::size_t n,
                                  const T& value,
                                  runtime::reduce_op op,
                                  std::size_t part,
                                  std::size_t parts) {
-  if constexpr (!runtime::processor_atomic<T>) {
-    return false;
-  } else {
-    const auto same = [&value](std::size_t) { return value; };
-    const auto updates = static_cast<std::size_t>(std::ranges::size(indices));
-    if (n * sizeof(T) < in_place_blocked_table_bytes() || updates < n / 8 ||
-        n > std::numeric_limits<std::uint32_t>::max()) {
-      return combine_in_place<T>(elements, indices, same, op);
-    }
-    if (!elements.element(static_cast<std::size_t>(*std::ranges::begin(indices)))
-             .window(internal)
-             ->begin_in_place_updates()) {
-      return false;
-    }
-    runtime::require_op_defined<T>(op);
-    const int shift = static_cast<int>(std::bit_width(
-                          std::max<std::size_t>(1, in_place_block_bytes() / sizeof(T)))) -
-                      1;
-    const std::size_t blocks = ((n - 1) >> shift) + 1;
-    // end[b]: one past block b's last update in `sorted`, once the second pass is done.
-    std::vector<std::size_t> end(blocks + 1, 0);
-    for (const auto i : indices) ++end[(static_cast<std::size_t>(i) >> shift) + 1];
-    for (std::size_t b = 1; b <= blocks; ++b) end[b] += end[b - 1];
-    std::vector<std::uint32_t> sorted(updates);
-    for (const auto i : indices)
-      sorted[end[static_cast<std::size_t>(i) >> shift]++] = static_cast<std::uint32_t>(i);
-    in_place_combiner<T> combiner(op);
-    const std::size_t first = blocks * part / parts;
-    for (std::size_t k = 0; k < blocks; ++k) {
-      const std::size_t b = (first + k) % blocks;
-      for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u)
-        combiner.add(elements.element(sorted[u]).local(), value);
-    }
-    combiner.finish();
-    return true;
+  const auto same = [&value](std::size_t) { return value; };
+  const auto updates = static_cast<std::size_t>(std::ranges::size(indices));
+  if (n * sizeof(T) < in_place_blocked_table_bytes() || updates < n / 8 ||
+      n > std::numeric_limits<std::uint32_t>::max()) {
+    combine_in_place<T>(elements, indices, same, op);
+    return;
   }
+  runtime::require_op_defined<T>(op);
+  const int shift = static_cast<int>(std::bit_width(
+                        std::max<std::size_t>(1, in_place_block_bytes() / sizeof(T)))) -
+                    1;
+  const std::size_t blocks = ((n - 1) >> shift) + 1;
+  // end[b]: one past block b's last update in `sorted`, once the second pass is done.
+  std::vector<std::size_t> end(blocks + 1, 0);
+  for (const auto i : indices) ++end[(static_cast<std::size_t>(i) >> shift) + 1];
+  for (std::size_t b = 1; b <= blocks; ++b) end[b] += end[b - 1];
+  std::vector<std::uint32_t> sorted(updates);
+  for (const auto i : indices)
+    sorted[end[static_cast<std::size_t>(i) >> shift]++] = static_cast<std::uint32_t>(i);
+  in_place_combiner<T> combiner(op);
+  const std::size_t first = blocks * part / parts;
+  for (std::size_t k = 0; k < blocks; ++k) {
+    const std::size_t b = (first + k) % blocks;
+    for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u)
+      combiner.add(elements.element(sorted[u]).local(), value);
+  }
+  combiner.finish();
 }
 
 }  // namespace pgas::detail

@@ -1,9 +1,9 @@
 #pragma once
-// Groups the elements of one image's many-element transfer by owner: runs of elements that lie
-// consecutively in this image's buffer and in an owner's memory are joined, and each owner
-// reached through MPI gets one operation with a derived datatype per side (or a few, one per
-// max_runs_per_operation runs). Elements in this process's memory (its own, or a same-node
-// peer's mapped here) are handed over one run at a time for a plain copy.
+// Groups the runs of one image's many-element transfer that MPI carries by owner: runs that lie
+// consecutively in this image's buffer and in an owner's memory are joined, and each owner gets
+// one operation with a derived datatype per side (or a few, one per max_runs_per_operation
+// runs). Which runs come here is locality.hpp's choice (runs in this process's memory are
+// copied there).
 
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/global_ptr.hpp>
@@ -31,14 +31,12 @@ struct owner_batch {
   runtime::element_runs target;
 };
 
-/// Collects runs; calls `local(position, pointer, length, step)` at once for runs in this
-/// process's memory and `remote(owner_batch&)` for each owner's batch when it is full and at
+/// Collects runs; calls `remote(owner_batch&)` for each owner's batch when it is full and at
 /// finish().
-template <class T, class Local, class Remote>
+template <class T, class Remote>
 class owner_batches {
  public:
-  owner_batches(Local local, Remote remote)
-      : local_{std::move(local)}, remote_{std::move(remote)} {}
+  explicit owner_batches(Remote remote) : remote_{std::move(remote)} {}
 
   /// `length` elements from buffer position `position` on, lying in their owner's memory from
   /// `first` on, `step` elements apart (1: consecutively).
@@ -48,10 +46,6 @@ class owner_batches {
            std::size_t step = 1) {
     if (length == 0)
       return;
-    if (first.is_local()) {
-      local_(position, first, length, step);
-      return;
-    }
     if (pending_.empty())
       pending_.resize(static_cast<std::size_t>(first.window(internal)->ranks()));
     auto& slot = pending_[first.image()];
@@ -99,7 +93,6 @@ class owner_batches {
     remote_(batch);
   }
   std::vector<std::unique_ptr<building>> pending_;
-  Local local_;
   Remote remote_;
 };
 

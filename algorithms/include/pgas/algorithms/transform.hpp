@@ -5,8 +5,8 @@
 // are short.
 
 #include <pgas/algorithms/detail.hpp>
-#include <pgas/detail/access.hpp>
 #include <pgas/detail/internal_only.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/global_ptr.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>

@@ -5,6 +5,7 @@
 // otherwise, and transposed into place in cache-sized blocks.
 
 #include <pgas/detail/internal_only.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/ndarray.hpp>
 #include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
@@ -70,16 +71,11 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
       T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
       const std::size_t rows = aj1 - aj0;
       const std::size_t cols = ai1 - ai0;
-      const global_ptr<const T> corner = a.element({ai0, aj0});
-      const T* there = corner.local_for_reading("pgas::transpose");
-      if (there != nullptr) {
-        const std::size_t stride = from.strides({ta, tb})[0];
-        transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
-      } else {
-        fetched.resize(rows * cols);
-        get_patch(a, {ai0, aj0}, {cols, rows}, std::span<T>(fetched));
-        transpose_block(to, mine.stride(0), fetched.data(), rows, rows, cols, op);
-      }
+      // a's block has `cols` of a's rows (from ai0) and `rows` of its columns (from aj0).
+      with_tile_block(a, {ai0, aj0}, cols, rows, fetched, "pgas::transpose",
+                      [&](const T* there, std::size_t stride) {
+                        transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
+                      });
     }
   }
 }

@@ -1,0 +1,191 @@
+#pragma once
+// Collective ways to combine every image's updates into one container (a histogram's bins,
+// accumulate_at's elements), each the best on some machine and load: a table-sized buffer of
+// narrow counters summed by one MPI_Reduce_scatter; offset buckets handed to their owners by one
+// all-to-all; the processor's atomics in memory every image shares. Which one runs is
+// locality.hpp's choice (accumulate_everywhere).
+
+#include <pgas/detail/in_place.hpp>
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/combine.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/reduce_op.hpp>
+#include <pgas/runtime/team.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pgas::detail {
+
+// The value of every update when it is one and the same (a histogram's 1): the in-place path
+// may then reorder the updates by where they go.
+template <class C>
+struct same_value {
+  C value;
+  C operator()(std::size_t) const noexcept { return value; }
+};
+
+// Many updates for the table: combine them all in one table-sized buffer indexed by global
+// element, regroup it owner by owner, and let one MPI_Reduce_scatter combine every image's
+// buffer straight into each owner's piece. `Count` may be narrower than the elements (32-bit
+// counters for a histogram).
+template <class Count, class Bins, class Local, class Value>
+void dense_accumulate(Bins& bins,
+                      const Local& local_indices,
+                      Value value,
+                      runtime::reduce_op op,
+                      Count identity,
+                      std::size_t& bad_index,
+                      bool& bad) {
+  using C = typename Bins::value_type;
+  const std::size_t n = bins.size();
+  std::vector<Count> combined(n, identity);
+  std::size_t u = 0;
+  for (const auto k : local_indices) {
+    const auto i = static_cast<std::size_t>(k);
+    if (i < n) {
+      combined[i] = runtime::combine(op, combined[i], static_cast<Count>(value(u)));
+    } else if (!bad) {
+      bad = true;
+      bad_index = i;
+    }
+    ++u;
+  }
+  if (!runtime::everyone(!bad, runtime::current_comm()))
+    return;
+  // Owner-major order: image 0's elements in its local order, then image 1's, ...
+  std::vector<Count> regrouped(n);
+  std::vector<int> pieces(num_images());
+  std::size_t at = 0;
+  for (std::size_t img = 0; img < num_images(); ++img) {
+    const std::size_t m = bins.local_size_of(img);
+    for (std::size_t off = 0; off < m; ++off)
+      regrouped[at++] = combined[bins.distribution().global_index(img, off)];
+    pieces[img] = runtime::to_count(m);
+  }
+  std::vector<Count> mine(bins.local().size());
+  runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
+                          std::span<const int>(pieces), op, runtime::current_comm());
+  auto local = bins.local();
+  for (std::size_t off = 0; off < mine.size(); ++off)
+    local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
+}
+
+// Combines value(u) into bins[indices[u]] where the owners apply updates (no shared memory) and
+// the updates are a fair share of the table: each image buckets its updates by owner as 32-bit
+// offsets (with their values, unless every update adds one value: a histogram's 1), one
+// all-to-all hands each owner its buckets, and the owner applies them with plain loads and
+// stores: the hand-written program's way, in half its bytes. Returns false, doing nothing, alike
+// everywhere, where a part is too large for 32-bit offsets or the bins cannot say where their
+// elements are. Checks every index first; if any image holds a bad one, nothing is sent anywhere.
+// Collective.
+template <class Bins, class Local, class Value>
+bool exchanged_accumulate(Bins& bins,
+                          const Local& local_indices,
+                          Value value,
+                          runtime::reduce_op op,
+                          std::size_t& bad_index,
+                          bool& bad) {
+  using C = typename Bins::value_type;
+  if constexpr (!requires { bins.finder(); }) {
+    return false;
+  } else {
+    constexpr bool same = std::is_same_v<Value, same_value<C>>;
+    const std::size_t n = bins.size();
+    const std::size_t p = num_images();
+    const auto e = bins.finder().lock("pgas::histogram");
+    for (std::size_t img = 0; img < p; ++img) {
+      if (e.part_size(img) > std::numeric_limits<std::uint32_t>::max())
+        return false;
+    }
+    std::vector<std::size_t> counts(p, 0);
+    for (const auto k : local_indices) {
+      const auto i = static_cast<std::size_t>(k);
+      if (i >= n) {
+        bad = true;
+        bad_index = i;
+        break;
+      }
+      ++counts[e.place_of(i).image];
+    }
+    if (!runtime::everyone(!bad, runtime::current_comm()))
+      return true;
+    std::vector<std::size_t> next(p, 0);
+    for (std::size_t img = 1; img < p; ++img) next[img] = next[img - 1] + counts[img - 1];
+    const std::size_t total = p == 0 ? 0 : next[p - 1] + counts[p - 1];
+    std::vector<std::uint32_t> offsets(total);
+    std::vector<C> values(same ? 0 : total);
+    std::size_t u = 0;
+    for (const auto k : local_indices) {
+      const auto place = e.place_of(static_cast<std::size_t>(k));
+      const std::size_t slot = next[place.image]++;
+      offsets[slot] = static_cast<std::uint32_t>(place.offset);
+      if constexpr (!same)
+        values[slot] = static_cast<C>(value(u));
+      ++u;
+    }
+    const MPI_Comm comm = runtime::current_comm();
+    const std::vector<std::uint32_t> mine =
+        runtime::exchange(std::span<const std::uint32_t>(offsets), counts, comm);
+    auto local = bins.local();
+    if constexpr (same) {
+      for (const std::uint32_t off : mine)
+        local[off] = runtime::combine(op, local[off], value.value);
+    } else {
+      const std::vector<C> theirs = runtime::exchange(std::span<const C>(values), counts, comm);
+      for (std::size_t m = 0; m < mine.size(); ++m)
+        local[mine[m]] = runtime::combine(op, local[mine[m]], theirs[m]);
+    }
+    return true;
+  }
+}
+
+// Combines bins[indices[u]] op= value(u) with the processor's atomics, straight into the memory
+// every image shares (in_place.hpp); the caller began in-place updates (locality.hpp). Checks
+// every index first; if any image holds a bad one, nothing is updated anywhere. Collective.
+template <class Bins, class Local, class Value>
+requires runtime::processor_atomic<typename Bins::value_type>
+void in_place_accumulate(Bins& bins,
+                         const Local& local_indices,
+                         Value value,
+                         runtime::reduce_op op,
+                         std::size_t& bad_index,
+                         bool& bad) {
+  using C = typename Bins::value_type;
+  const std::size_t n = bins.size();
+  for (const auto k : local_indices) {
+    if (static_cast<std::size_t>(k) >= n) {
+      bad = true;
+      bad_index = static_cast<std::size_t>(k);
+      break;
+    }
+  }
+  if (!runtime::everyone(!bad, runtime::current_comm()))
+    return;
+  if constexpr (std::is_same_v<Value, same_value<C>>) {
+    combine_same_value_in_place<C>(bins, local_indices, n, value.value, op, this_image(),
+                                   num_images());
+  } else {
+    combine_in_place<C>(bins, local_indices, value, op);
+  }
+}
+
+[[noreturn]] inline void throw_bad_index(const char* algorithm,
+                                         std::size_t bins,
+                                         bool mine,
+                                         std::size_t index) {
+  throw out_of_range(
+      std::string(algorithm) + ": an index is out of range for " + std::to_string(bins) +
+      " elements" +
+      (mine ? " (image " + std::to_string(this_image()) + " holds " + std::to_string(index) + ")"
+            : std::string(" on another image")));
+}
+
+}  // namespace pgas::detail
