@@ -647,12 +647,8 @@ void with_tile_block(const Array& a,
 // the lists again), so the cost grows with the updates, not with the table. Checks every index
 // first; if any image holds a bad one, nothing is sent anywhere. Collective.
 template <class Bins, class Local, class Value>
-void batched_accumulate(Bins& bins,
-                        const Local& local_indices,
-                        Value value,
-                        runtime::reduce_op op,
-                        std::size_t& bad_index,
-                        bool& bad) {
+void batched_accumulate(
+    Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op, index_check& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   std::vector<std::size_t> indices;
@@ -661,14 +657,13 @@ void batched_accumulate(Bins& bins,
   for (const auto k : local_indices) {
     const auto i = static_cast<std::size_t>(k);
     if (i >= n) {
-      bad = true;
-      bad_index = i;
+      bad.note(i);
       break;
     }
     indices.push_back(i);
     values.push_back(static_cast<C>(value(u++)));
   }
-  if (!runtime::everyone(!bad, runtime::current_comm()))
+  if (!bad.none_anywhere())
     return;
   std::vector<owner_share<C>> shares;
   accumulate_scattered(bins, indices, values, op, shares);
@@ -687,8 +682,7 @@ void accumulate_everywhere(const char* algorithm,
                            runtime::reduce_op op,
                            typename Bins::value_type identity,
                            std::size_t most) {
-  bool bad = false;
-  std::size_t bad_index = 0;
+  index_check bad;
   // Many times more updates than bins: one pass over a table of narrow counters beats an atomic
   // per update, even in place.
   const bool many = most >= 2 * bins.size();
@@ -696,7 +690,7 @@ void accumulate_everywhere(const char* algorithm,
   if constexpr (runtime::processor_atomic<typename Bins::value_type>) {
     in_place = !many && begin_updates_in_place<typename Bins::value_type>(bins);
     if (in_place)
-      in_place_accumulate(bins, local_indices, value, op, bad_index, bad);
+      in_place_accumulate(bins, local_indices, value, op, bad);
   }
   if (in_place) {
     // applied, or refused everywhere for a bad index
@@ -704,15 +698,14 @@ void accumulate_everywhere(const char* algorithm,
     // Where owners apply updates, buckets to the owners move fewer bytes than the table, unless
     // the updates outnumber it many times.
     if (many || !window_of(bins).owner_applies_updates() ||
-        !exchanged_accumulate(bins, local_indices, value, op, bad_index, bad)) {
-      dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad_index,
-                       bad);
+        !exchanged_accumulate(bins, local_indices, value, op, bad)) {
+      dense_accumulate(bins, local_indices, value, op, static_cast<Count>(identity), bad);
     }
   } else {
-    batched_accumulate(bins, local_indices, value, op, bad_index, bad);
+    batched_accumulate(bins, local_indices, value, op, bad);
   }
-  if (!runtime::everyone(!bad, runtime::current_comm()))
-    throw_bad_index(algorithm, bins.size(), bad, bad_index);
+  if (!bad.none_anywhere())
+    bad.throw_everywhere(algorithm, bins.size());
   sync_all();
 }
 

@@ -24,6 +24,31 @@
 
 namespace pgas::detail {
 
+/// The first index out of range among this image's updates, if any: a collective update checks
+/// every index before it sends anything, and if any image found one, every image throws.
+struct index_check {
+  bool found = false;
+  std::size_t index = 0;
+  void note(std::size_t i) noexcept {
+    if (!found) {
+      found = true;
+      index = i;
+    }
+  }
+  /// True on every image when no image found one. Collective over the team in force.
+  [[nodiscard]] bool none_anywhere() const {
+    return runtime::everyone(!found, runtime::current_comm());
+  }
+  /// The out_of_range every image throws once some image found one (none_anywhere() false).
+  [[noreturn]] void throw_everywhere(const char* algorithm, std::size_t elements) const {
+    throw out_of_range(
+        std::string(algorithm) + ": an index is out of range for " + std::to_string(elements) +
+        " elements" +
+        (found ? " (image " + std::to_string(this_image()) + " holds " + std::to_string(index) + ")"
+               : std::string(" on another image")));
+  }
+};
+
 // The value of every update when it is one and the same (a histogram's 1): the in-place path
 // may then reorder the updates by where they go.
 template <class C>
@@ -42,8 +67,7 @@ void dense_accumulate(Bins& bins,
                       Value value,
                       runtime::reduce_op op,
                       Count identity,
-                      std::size_t& bad_index,
-                      bool& bad) {
+                      index_check& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   std::vector<Count> combined(n, identity);
@@ -52,13 +76,12 @@ void dense_accumulate(Bins& bins,
     const auto i = static_cast<std::size_t>(k);
     if (i < n) {
       combined[i] = runtime::combine(op, combined[i], static_cast<Count>(value(u)));
-    } else if (!bad) {
-      bad = true;
-      bad_index = i;
+    } else {
+      bad.note(i);
     }
     ++u;
   }
-  if (!runtime::everyone(!bad, runtime::current_comm()))
+  if (!bad.none_anywhere())
     return;
   // Owner-major order: image 0's elements in its local order, then image 1's, ...
   std::vector<Count> regrouped(n);
@@ -87,12 +110,8 @@ void dense_accumulate(Bins& bins,
 // elements are. Checks every index first; if any image holds a bad one, nothing is sent anywhere.
 // Collective.
 template <class Bins, class Local, class Value>
-bool exchanged_accumulate(Bins& bins,
-                          const Local& local_indices,
-                          Value value,
-                          runtime::reduce_op op,
-                          std::size_t& bad_index,
-                          bool& bad) {
+bool exchanged_accumulate(
+    Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op, index_check& bad) {
   using C = typename Bins::value_type;
   if constexpr (!requires { bins.finder(); }) {
     return false;
@@ -109,13 +128,12 @@ bool exchanged_accumulate(Bins& bins,
     for (const auto k : local_indices) {
       const auto i = static_cast<std::size_t>(k);
       if (i >= n) {
-        bad = true;
-        bad_index = i;
+        bad.note(i);
         break;
       }
       ++counts[e.place_of(i).image];
     }
-    if (!runtime::everyone(!bad, runtime::current_comm()))
+    if (!bad.none_anywhere())
       return true;
     std::vector<std::size_t> next(p, 0);
     for (std::size_t img = 1; img < p; ++img) next[img] = next[img - 1] + counts[img - 1];
@@ -152,22 +170,17 @@ bool exchanged_accumulate(Bins& bins,
 // every index first; if any image holds a bad one, nothing is updated anywhere. Collective.
 template <class Bins, class Local, class Value>
 requires runtime::processor_atomic<typename Bins::value_type>
-void in_place_accumulate(Bins& bins,
-                         const Local& local_indices,
-                         Value value,
-                         runtime::reduce_op op,
-                         std::size_t& bad_index,
-                         bool& bad) {
+void in_place_accumulate(
+    Bins& bins, const Local& local_indices, Value value, runtime::reduce_op op, index_check& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   for (const auto k : local_indices) {
     if (static_cast<std::size_t>(k) >= n) {
-      bad = true;
-      bad_index = static_cast<std::size_t>(k);
+      bad.note(static_cast<std::size_t>(k));
       break;
     }
   }
-  if (!runtime::everyone(!bad, runtime::current_comm()))
+  if (!bad.none_anywhere())
     return;
   if constexpr (std::is_same_v<Value, same_value<C>>) {
     combine_same_value_in_place<C>(bins, local_indices, n, value.value, op, this_image(),
@@ -175,17 +188,6 @@ void in_place_accumulate(Bins& bins,
   } else {
     combine_in_place<C>(bins, local_indices, value, op);
   }
-}
-
-[[noreturn]] inline void throw_bad_index(const char* algorithm,
-                                         std::size_t bins,
-                                         bool mine,
-                                         std::size_t index) {
-  throw out_of_range(
-      std::string(algorithm) + ": an index is out of range for " + std::to_string(bins) +
-      " elements" +
-      (mine ? " (image " + std::to_string(this_image()) + " holds " + std::to_string(index) + ")"
-            : std::string(" on another image")));
 }
 
 }  // namespace pgas::detail
