@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
     const int colour = world.rank() % 2;
     const boost::mpi::communicator half = world.split(colour);
     const pgas::team t = pgas::to_team(half, colour);
-    ok = ok && t.size() == static_cast<std::size_t>(half.size()) &&
-         t.rank() == static_cast<std::size_t>(half.rank()) && t.number() == colour;
+    ok = ok && t.num_images() == static_cast<std::size_t>(half.size()) &&
+         t.this_image() == static_cast<std::size_t>(half.rank()) && t.number() == colour;
     t.barrier();
     const boost::mpi::communicator again = pgas::to_communicator(t);
     const int half_sum = boost::mpi::all_reduce(again, world.rank(), std::plus<int>());

@@ -183,6 +183,17 @@ TEST(Teams, one_half_grows_and_destroys_a_vector_and_a_map_while_the_world_is_in
   pgas::sync_all();
 }
 
+TEST(Teams, image_numbers_are_size_t_and_say_image) {
+  const pgas::team t = halves();
+  EXPECT_EQ(t.this_image(), t.rank());
+  EXPECT_EQ(t.num_images(), t.size());
+  // Halves by parity: image i of a half is world image 2 i (+ 1 for the odd half).
+  const std::size_t parity = pgas::this_image() % 2;
+  for (std::size_t i = 0; i < t.num_images(); ++i) EXPECT_EQ(t.world_image(i), 2 * i + parity);
+  EXPECT_EQ(t.world_image(t.this_image()), pgas::team::world().this_image());
+  EXPECT_THROW((void)t.world_image(t.num_images()), pgas::out_of_range);
+}
+
 TEST(Teams, collectives_take_a_team_named_last) {
   const pgas::team t = halves();
   EXPECT_EQ(pgas::co_sum(2, t), 2 * static_cast<int>(t.size()));

@@ -745,6 +745,7 @@ TEST_F(BadInput, change_team_with_a_team_not_formed_from_the_team_in_force) {
 
 TEST_F(BadInput, image_numbers_past_a_teams_size) {
   const pgas::team t = pgas::team::world().split(static_cast<int>(me() % 2));
+  EXPECT_THROW((void)t.world_image(t.num_images()), pgas::out_of_range);
   pgas::coarray<int> x(t);
   EXPECT_THROW((void)x(t.size()), pgas::out_of_range);
   pgas::event ev(t);
