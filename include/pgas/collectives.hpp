@@ -3,6 +3,7 @@
 // co_broadcast, co_reduce, on one value or, in place, on arrays (with a result image, and started
 // forms).
 
+#include <pgas/detail/type_digest.hpp>
 #include <pgas/future.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/byte_collectives.hpp>
@@ -23,13 +24,27 @@
 
 namespace pgas {
 
+namespace detail {
+// Checks, on every image together, that the images pass values of one type; usage_error naming
+// `what` on every image otherwise, before MPI reads one image's bytes as another's. Collective.
+template <class T>
+void require_same_type(const char* what) {
+  runtime::require_environment(what);
+  const long long mine[1] = {type_digest<T>()};
+  if (!runtime::same_everywhere(mine, runtime::current_comm()))
+    throw usage_error(std::string(what) + ": the images pass values of different types");
+}
+}  // namespace detail
+
 /// op over every image's value, folded in image order 0, 1, ..., so op need not be commutative
-/// (it must be associative). Collective; every image gets the result.
+/// (it must be associative). Collective; every image gets the result. Throws usage_error on
+/// every image if the images pass values of different types.
 template <class T, class Op>
 [[nodiscard]] T co_reduce(const T& value, Op op) {
   static_assert(
       std::is_trivially_copyable_v<T>,
       "co_reduce values travel as bytes; include <pgas/serialization.hpp> for other types");
+  detail::require_same_type<T>("pgas::co_reduce");
   const auto bytes = runtime::allgather_bytes(&value, sizeof(T), runtime::current_comm());
   T result;
   std::memcpy(&result, bytes.data(), sizeof(T));
@@ -43,9 +58,9 @@ template <class T, class Op>
 
 namespace detail {
 template <class T, class Fallback>
-T co_builtin(const T& value, runtime::reduce_op op, Fallback fallback) {
+T co_builtin(const char* what, const T& value, runtime::reduce_op op, Fallback fallback) {
   if constexpr (runtime::accumulable<T>) {
-    runtime::require_environment("a pgas collective");
+    require_same_type<T>(what);
     return runtime::allreduce(value, op, runtime::current_comm());
   } else {
     return co_reduce(value, fallback);
@@ -53,36 +68,37 @@ T co_builtin(const T& value, runtime::reduce_op op, Fallback fallback) {
 }
 }  // namespace detail
 
-/// The sum of every image's value. Collective.
+/// The sum of every image's value. Collective; usage_error on every image if the images pass
+/// values of different types (so for co_min and co_max).
 template <class T>
 [[nodiscard]] T co_sum(const T& value) {
-  return detail::co_builtin(value, runtime::reduce_op::sum,
+  return detail::co_builtin("pgas::co_sum", value, runtime::reduce_op::sum,
                             [](const T& a, const T& b) { return a + b; });
 }
 /// The least of every image's value. Collective.
 template <class T>
 [[nodiscard]] T co_min(const T& value) {
-  return detail::co_builtin(value, runtime::reduce_op::min,
+  return detail::co_builtin("pgas::co_min", value, runtime::reduce_op::min,
                             [](const T& a, const T& b) { return b < a ? b : a; });
 }
 /// The greatest of every image's value. Collective.
 template <class T>
 [[nodiscard]] T co_max(const T& value) {
-  return detail::co_builtin(value, runtime::reduce_op::max,
+  return detail::co_builtin("pgas::co_max", value, runtime::reduce_op::max,
                             [](const T& a, const T& b) { return a < b ? b : a; });
 }
 
 /// Image `root`'s value, on every image. Collective. Throws usage_error on every image if root
-/// does not exist or the images name different roots.
+/// does not exist, or the images name different roots or pass values of different types.
 template <class T>
 [[nodiscard]] T co_broadcast(const T& value, std::size_t root) {
   static_assert(
       std::is_trivially_copyable_v<T>,
       "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
   runtime::require_environment("pgas::co_broadcast");
-  const long long mine[1] = {static_cast<long long>(root)};
+  const long long mine[2] = {static_cast<long long>(root), detail::type_digest<T>()};
   if (!runtime::same_everywhere(mine, runtime::current_comm())) {
-    throw usage_error("co_broadcast: the images name different roots");
+    throw usage_error("co_broadcast: the images name different roots or pass different types");
   }
   if (root >= num_images()) {
     throw usage_error("co_broadcast: root image " + std::to_string(root) +
@@ -96,15 +112,18 @@ template <class T>
 // Arrays: Fortran's co_sum(a, result_image) and friends, in place, element by element.
 
 namespace detail {
-// Checks, on every image together, that the images pass spans of one length and name the same
-// image (none: -1), which exists; throws usage_error on every image otherwise. Collective.
-inline int agreed_image(const char* what, std::size_t length, std::optional<std::size_t> image) {
+// Checks, on every image together, that the images pass spans of one length and element type T
+// and name the same image (none: -1), which exists; throws usage_error on every image otherwise.
+// Collective.
+template <class T>
+int agreed_image(const char* what, std::size_t length, std::optional<std::size_t> image) {
   runtime::require_environment(what);
   const long long named = image ? static_cast<long long>(*image) : -1;
-  const long long mine[2] = {static_cast<long long>(length), named};
+  const long long mine[3] = {static_cast<long long>(length), named, type_digest<T>()};
   if (!runtime::same_everywhere(mine, runtime::current_comm())) {
     throw usage_error(std::string(what) +
-                      ": the images pass arrays of different lengths or name different images");
+                      ": the images pass arrays of different lengths or element types, or name "
+                      "different images");
   }
   if (image && *image >= num_images()) {
     throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
@@ -119,7 +138,7 @@ void co_reduce_span(const char* what,
                     runtime::reduce_op op,
                     std::optional<std::size_t> result_image) {
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
-  const int root = agreed_image(what, values.size(), result_image);
+  const int root = agreed_image<T>(what, values.size(), result_image);
   runtime::require_op_defined<T>(op);
   runtime::reduce_in_place(values, op, root, runtime::current_comm());
 }
@@ -127,7 +146,7 @@ void co_reduce_span(const char* what,
 template <class T>
 future<void> async_co_reduce_span(const char* what, std::span<T> values, runtime::reduce_op op) {
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
-  (void)agreed_image(what, values.size(), std::nullopt);
+  (void)agreed_image<T>(what, values.size(), std::nullopt);
   runtime::require_op_defined<T>(op);
   auto source = std::make_unique<request_source<std::monostate>>();
   source->request = runtime::start_reduce_in_place(values, op, runtime::current_comm());
@@ -161,7 +180,7 @@ void co_reduce(std::span<T> values, reduce_op op, std::optional<std::size_t> res
 template <class T>
 void co_broadcast(std::span<T> values, std::size_t source_image) {
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
-  const int root = detail::agreed_image("pgas::co_broadcast", values.size(), source_image);
+  const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image);
   runtime::broadcast(values, root, runtime::current_comm());
 }
 
@@ -171,7 +190,7 @@ void co_broadcast(std::span<T> values, std::size_t source_image) {
 template <class T>
 requires std::is_trivially_copyable_v<T>
 [[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
-  const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
+  const int root = detail::agreed_image<T>("pgas::co_gather", 0, result_image);
   const runtime::byte_buffer mine(reinterpret_cast<const std::byte*>(&value),
                                   reinterpret_cast<const std::byte*>(&value) + sizeof(T));
   const auto all = runtime::gather_buffers(mine, root, runtime::current_comm());
@@ -202,7 +221,7 @@ template <class T>
 template <class T>
 [[nodiscard]] future<void> async_co_broadcast(std::span<T> values, std::size_t source_image) {
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
-  const int root = detail::agreed_image("pgas::async_co_broadcast", values.size(), source_image);
+  const int root = detail::agreed_image<T>("pgas::async_co_broadcast", values.size(), source_image);
   auto source = std::make_unique<detail::request_source<std::monostate>>();
   source->request = runtime::start_broadcast(values, root, runtime::current_comm());
   return future<void>{std::move(source)};

@@ -10,6 +10,7 @@
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/detail/tile_layout.hpp>
+#include <pgas/detail/type_digest.hpp>
 #include <pgas/distributed_range.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/grid.hpp>
@@ -305,6 +306,7 @@ class ndarray {
     }
     shape.push_back(static_cast<long long>(edges));
     shape.push_back(static_cast<long long>(sizeof(T)));
+    shape.push_back(detail::type_digest<T>());
     detail::require_same_container("pgas::ndarray", t, shape,
                                    "the extents, grid, halo, boundary or element type");
   }

@@ -1,3 +1,4 @@
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
@@ -116,8 +117,11 @@ team team::parent() const {
 }
 
 team team::split(int colour, int key) const {
-  if (colour < 0)
-    throw usage_error("team::split needs a colour >= 0");
+  // Agreed first: an image that throws alone would leave the others waiting in MPI_Comm_split.
+  if (!runtime::everyone(colour >= 0, native())) {
+    throw usage_error(colour < 0 ? "team::split needs a colour >= 0"
+                                 : "team::split: another image passed a colour < 0");
+  }
   MPI_Comm out = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split(native(), colour, key, &out), "MPI_Comm_split");
   return team{owned(out), colour, std::make_shared<const team>(*this)};

@@ -6,6 +6,7 @@
 #include <pgas/detail/container_core.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/mapped_parts.hpp>
+#include <pgas/detail/type_digest.hpp>
 #include <pgas/distributed_range.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/global_iterator.hpp>
@@ -40,10 +41,12 @@ void require_same_everywhere(const char* container,
                              std::size_t n,
                              const Dist& dist) {
   runtime::require_environment(container);
-  const long long mine[5] = {static_cast<long long>(n), static_cast<long long>(dist.kind()),
+  const long long mine[6] = {static_cast<long long>(n),
+                             static_cast<long long>(dist.kind()),
                              static_cast<long long>(dist.parameter()),
                              static_cast<long long>(dist.cut_digest()),
-                             static_cast<long long>(sizeof(T))};
+                             static_cast<long long>(sizeof(T)),
+                             type_digest<T>()};
   require_same_container(container, t, mine, "the size, the distribution or the element type");
   require_addressable<T>(container, n);
 }

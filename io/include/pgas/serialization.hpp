@@ -72,7 +72,7 @@ T co_reduce_serialized(const char* what,
                        const T& value,
                        Op op,
                        std::optional<std::size_t> result_image) {
-  const int root = agreed_image(what, 0, result_image);
+  const int root = agreed_image<T>(what, 0, result_image);
   const auto combine = [&op](const runtime::byte_buffer& left, const runtime::byte_buffer& right) {
     return to_bytes<T>(op(from_bytes<T>(left), from_bytes<T>(right)));
   };
@@ -87,7 +87,7 @@ T co_reduce_serialized(const char* what,
 /// images name different sources or the source does not exist.
 template <detail::serialized_value T>
 [[nodiscard]] T co_broadcast(const T& value, std::size_t source_image) {
-  const int root = detail::agreed_image("pgas::co_broadcast", 0, source_image);
+  const int root = detail::agreed_image<T>("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
   if (this_image() == source_image)
     bytes = detail::to_bytes(value);
@@ -115,7 +115,7 @@ template <detail::serialized_value T, class Op>
 /// image does not exist.
 template <detail::serialized_value T>
 [[nodiscard]] std::vector<T> co_gather(const T& value, std::size_t result_image) {
-  const int root = detail::agreed_image("pgas::co_gather", 0, result_image);
+  const int root = detail::agreed_image<T>("pgas::co_gather", 0, result_image);
   const auto all = runtime::gather_buffers(detail::to_bytes(value), root, runtime::current_comm());
   std::vector<T> out;
   out.reserve(all.size());
