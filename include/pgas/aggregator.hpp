@@ -5,6 +5,7 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/transfers.hpp>
 
 #include <cstddef>
@@ -38,8 +39,8 @@ class aggregator {
                 "an aggregator combines with MPI accumulates: the element type needs an MPI "
                 "predefined datatype");
 
-  /// Local. Throws usage_error for capacity 0, for an op that does not combine (no_op), or for a
-  /// bitwise or logical op on floating point.
+  /// Local. Throws usage_error for capacity 0 or one the machine's memory cannot hold, for an op
+  /// that does not combine (no_op), or for a bitwise or logical op on floating point.
   aggregator(C& c, reduce_op op, std::size_t capacity)
       : held_{std::make_unique<held>(c.finder(), c.size(), op, checked_capacity(op, capacity))} {}
   aggregator(aggregator&&) noexcept = default;
@@ -130,6 +131,9 @@ class aggregator {
     if (op == reduce_op::no_op)
       throw usage_error("pgas::aggregator: no_op changes nothing");
     runtime::require_op_defined<value_type>(op);
+    // It holds an index and a value per update, twice while it sends.
+    runtime::require_memory("pgas::aggregator capacity", capacity,
+                            2 * (sizeof(std::size_t) + sizeof(value_type)));
     return capacity;
   }
   held& live(const char* what) const {

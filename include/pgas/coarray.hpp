@@ -45,12 +45,15 @@ class coarray_base {
       runtime::throw_out_of_range("coarray element", k, n_);
     return k;
   }
-  // Where image img's copy starts. Local; throws out_of_range for an image that does not exist.
+  // Where image img's copy starts (a null pointer for copies of no elements, which transfers of
+  // nothing never follow). Local; throws out_of_range for an image that does not exist.
   [[nodiscard]] global_ptr<T> first_of(std::size_t img) {
-    return data_.element(checked_image(img) * n_);
+    const std::size_t at = checked_image(img) * n_;
+    return n_ == 0 ? global_ptr<T>{} : data_.element(at);
   }
   [[nodiscard]] global_ptr<const T> first_of(std::size_t img) const {
-    return std::as_const(data_).element(checked_image(img) * n_);
+    const std::size_t at = checked_image(img) * n_;
+    return n_ == 0 ? global_ptr<const T>{} : std::as_const(data_).element(at);
   }
   array<T, block> data_;
   std::size_t n_;

@@ -14,6 +14,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/vector.hpp>
@@ -66,6 +67,9 @@ class unordered_map {
   static_assert(
       std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>,
       "pgas::unordered_map keys and values travel as bytes: make them trivially copyable");
+  static_assert(std::equality_comparable<K> || std::has_unique_object_representations_v<K>,
+                "pgas::unordered_map keys need an operator== or no padding: without one keys are "
+                "compared byte by byte, and padding bytes make equal keys differ");
 
  public:
   /// Collective over the team in force: an empty map with room for about `initial_capacity`
@@ -75,6 +79,7 @@ class unordered_map {
   /// Collective over team t: the map's keys are spread over t's images.
   explicit unordered_map(const pgas::team& t, std::size_t initial_capacity = 16)
       : table_(t, 0), outbox_(t.size()), spilled_(t, t.size()) {
+    require_agreed_hash_and_room(t, initial_capacity);
     std::size_t cap = 8;
     while (cap < 2 * initial_capacity) cap *= 2;
     grow_local_table(cap);
@@ -293,6 +298,27 @@ class unordered_map {
 
   using update = detail::keyed_update<K, V>;
 
+  // Collective over t, at construction: usage_error on every image if Hash gives a key (K{})
+  // different values on different images (the map would split keys between owners), or if an
+  // image's table of `initial_capacity` keys passes the machine's memory.
+  static void require_agreed_hash_and_room(const pgas::team& t, std::size_t initial_capacity) {
+    if constexpr (std::default_initializable<K>) {
+      const long long mine[1] = {static_cast<long long>(hash_of(K{}) >> 1)};
+      if (!runtime::same_everywhere(mine, t.native())) {
+        throw usage_error(
+            "pgas::unordered_map: the hash gives one key different values on "
+            "different images; it must be the same function everywhere");
+      }
+    }
+    const std::size_t memory = runtime::machine_memory_bytes();
+    const bool fits = initial_capacity <= memory / (4 * sizeof(slot));  // 2x room, 2x growth
+    if (!runtime::everyone(fits, t.native())) {
+      throw usage_error("pgas::unordered_map: room for " + std::to_string(initial_capacity) +
+                        " keys per image passes the " + std::to_string(memory) +
+                        " bytes of memory the machine has" +
+                        (fits ? std::string(" on another image") : std::string()));
+    }
+  }
   static bool same_key(const K& a, const K& b) {
     if constexpr (std::equality_comparable<K>) {
       return a == b;

@@ -6,6 +6,7 @@
 #include <pgas/detail/storage.hpp>
 #include <pgas/distribution.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team_window.hpp>
@@ -144,18 +145,22 @@ class vector : public detail::storage<T, sized_blocks> {
 
   /// Collective: n elements, block-distributed again; the first min(n, size()) keep their values
   /// (uncommitted appends are committed first), new ones are T{} (or `initial`). Throws
-  /// usage_error on every image if the images pass different sizes.
+  /// usage_error on every image, before anything moves, if the images pass different sizes or
+  /// an image's share would pass the machine's memory.
   void resize(std::size_t n, const T& initial = T{}) {
     detail::require_same_everywhere<T, block>("pgas::vector::resize", this->team(), n, block{});
+    require_share_fits("pgas::vector::resize", n);
     commit();
     const auto shares = block_shares(n);
     redistribute(shares, shares[this->team().rank()], initial);
   }
   /// Collective: rebalances the elements to a block distribution and makes room for n elements
   /// in all (each image its block share) without moving memory again. Throws usage_error on
-  /// every image if the images pass different sizes.
+  /// every image, before anything moves, if the images pass different sizes or an image's share
+  /// would pass the machine's memory.
   void reserve(std::size_t n) {
     detail::require_same_everywhere<T, block>("pgas::vector::reserve", this->team(), n, block{});
+    require_share_fits("pgas::vector::reserve", n);
     commit();
     const auto room = block_shares(std::max(n, this->size()));
     redistribute(block_shares(this->size()), room[this->team().rank()], T{});
@@ -201,6 +206,12 @@ class vector : public detail::storage<T, sized_blocks> {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: destroying a vector: %s\n", e.what());
     }
+  }
+  // usage_error on every image (n is agreed) when the largest block share of n elements passes
+  // the machine's memory: refused before anything moves, as an array of that size is.
+  void require_share_fits(const char* what, std::size_t n) const {
+    const std::size_t images = this->team().size();
+    runtime::require_memory(what, n / images + (n % images != 0 ? 1 : 0), sizeof(T));
   }
   [[nodiscard]] std::vector<std::size_t> block_shares(std::size_t n) const {
     const auto d = block{}.bind(n, this->team().size());

@@ -2,9 +2,11 @@
 #include <pgas/runtime/machine.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <hwloc.h>
 #include <string>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 namespace pgas::runtime {
@@ -88,6 +90,22 @@ void check_cache_settings() {
 const cache_sizes& machine_caches() {
   static const cache_sizes caches = read_caches();
   return caches;
+}
+
+std::size_t machine_memory_bytes() noexcept {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0)
+    return SIZE_MAX;
+  return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
+}
+
+void require_memory(const char* what, std::size_t count, std::size_t bytes_each) {
+  const std::size_t memory = machine_memory_bytes();
+  if (bytes_each == 0 || count <= memory / bytes_each)
+    return;
+  throw usage_error(std::string(what) + ": " + std::to_string(count) + " of " +
+                    std::to_string(bytes_each) + " bytes each need more than the " +
+                    std::to_string(memory) + " bytes of memory this machine has");
 }
 
 }  // namespace pgas::runtime

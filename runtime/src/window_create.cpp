@@ -2,6 +2,7 @@
 // peers' exposure, its passive epoch.
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/names.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -12,7 +13,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <sys/sysinfo.h>
 #include <utility>
 
 namespace pgas::runtime {
@@ -66,15 +66,6 @@ void require_positive_disp_unit(int disp_unit) {
   if (disp_unit <= 0) {
     throw usage_error("disp_unit must be positive, got " + std::to_string(disp_unit));
   }
-}
-
-// RAM plus swap: no single process can be given more, so a larger request is a mistake (an
-// overflowed size), not a shortage.
-std::size_t machine_memory_bytes() noexcept {
-  struct sysinfo info {};
-  if (sysinfo(&info) != 0)
-    return SIZE_MAX;
-  return (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
 }
 
 std::string too_large(std::size_t bytes, std::size_t memory) {

@@ -472,6 +472,35 @@ TEST_F(BadInput, collectives_containers_and_splits_whose_images_disagree_on_the_
   EXPECT_EQ(pgas::co_broadcast(static_cast<long>(me()), 0), 0L);
 }
 
+// A hash that gives a key different values on different images.
+struct image_dependent_hash {
+  std::size_t operator()(long k) const { return std::hash<long>{}(k) ^ (pgas::this_image() * 77); }
+};
+
+TEST_F(BadInput, map_hash_that_differs_between_images_and_sizes_past_memory_are_refused) {
+  if (images() > 1) {
+    EXPECT_THROW(((void)pgas::unordered_map<long, long, image_dependent_hash>()),
+                 pgas::usage_error);
+  }
+  const std::size_t huge = std::size_t{1} << 45;
+  EXPECT_THROW(((void)pgas::unordered_map<long, long>(huge)), pgas::usage_error);
+  pgas::vector<long> v;
+  v.push_back(static_cast<long>(me()));
+  EXPECT_THROW(v.reserve(huge), pgas::usage_error);
+  EXPECT_THROW(v.resize(huge), pgas::usage_error);
+  v.commit();  // nothing was lost: the appended element is still there
+  EXPECT_EQ(v.size(), images());
+  pgas::array<long> a(images());
+  EXPECT_THROW((void)pgas::aggregator(a, pgas::reduce_op::sum, std::size_t{1} << 50),
+               pgas::usage_error);
+  // Transfers of nothing are allowed, also into copies of no elements.
+  pgas::coarray<double[]> none(0);
+  std::vector<double> empty;
+  none((me() + 1) % images()).put(std::span<const double>(empty));
+  none((me() + 1) % images()).get(std::span<double>(empty));
+  pgas::sync_all();
+}
+
 TEST_F(BadInput, waiting_on_a_future_already_taken) {
   pgas::array<long> a(images());
   a[me()] = 3;

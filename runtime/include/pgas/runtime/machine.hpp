@@ -18,6 +18,16 @@ struct cache_sizes {
 /// thread-safe.
 [[nodiscard]] const cache_sizes& machine_caches();
 
+/// The machine's memory: RAM plus swap. No single process can be given more, so a larger
+/// request is a mistake (an overflowed or mistyped size), not a shortage. SIZE_MAX if unknown.
+/// Local.
+[[nodiscard]] std::size_t machine_memory_bytes() noexcept;
+
+/// Throws usage_error naming `what` if `count` things of `bytes_each` bytes need more than
+/// machine_memory_bytes(), before anything is allocated. Local; every image decides alike when
+/// the arguments are the same on every image.
+void require_memory(const char* what, std::size_t count, std::size_t bytes_each);
+
 /// Throws usage_error if PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is set but not a
 /// positive number of bytes: what the environment checks at start, on every image. Local.
 void check_cache_settings();
