@@ -3,6 +3,7 @@
 // and that its own image waits on: point-to-point signalling without a barrier.
 
 #include <pgas/coarray.hpp>
+#include <pgas/detail/locality.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
@@ -28,9 +29,7 @@ class event {
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
   void post(std::size_t img) {
-    global_ref<std::int64_t> count = counts_(img);
-    runtime::sync_memory();
-    (void)count.fetch_add(1);
+    detail::add_after_writes(counts_(img).address(), 1);
   }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.

@@ -15,6 +15,8 @@
 #include <sched.h>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace pgas {
 namespace {
@@ -26,6 +28,7 @@ struct world_state {
   int size = 1;
   bool shares_memory = false;   // every image can map every other's window memory
   bool oversubscribed = false;  // this node runs more images than its images may use cores
+  std::vector<bool> on_this_node;  // by world rank: the images this node runs
 };
 
 world_state* current = nullptr;  // the one live environment's state, or null
@@ -58,12 +61,24 @@ bool shared_memory_wanted() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
+// PGAS_ONE_IMAGE_PER_NODE=1 (or on, yes, true): every image acts as if it ran on a node of its
+// own (nothing mapped, and the paths chosen for images on other nodes), to test those paths on
+// one machine.
+bool one_image_per_node() {
+  const char* v = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
+  if (v == nullptr)
+    return false;
+  const std::string s = v;
+  return s == "1" || s == "on" || s == "yes" || s == "true";
+}
+
 // How many images run on this node, and how many cores they may run on between them (the union
 // of their affinity masks: a launcher that binds each image to one core narrows each mask, not
 // the node). Collective over world.
 struct node_shape {
   int images = 1;
   int cores = 1;
+  std::vector<bool> members;  // by world rank
 };
 
 node_shape shape_of_this_node(MPI_Comm world) {
@@ -84,8 +99,24 @@ node_shape shape_of_this_node(MPI_Comm world) {
   if (err == MPI_SUCCESS) {
     err = MPI_Allreduce(&mine, &all, static_cast<int>(sizeof(cpu_set_t)), MPI_BYTE, MPI_BOR, node);
   }
+  // Which world ranks share this node (MPI may reach them through shared memory).
+  int world_size = 0;
+  int me = 0;
+  if (err == MPI_SUCCESS)
+    err = MPI_Comm_size(world, &world_size);
+  if (err == MPI_SUCCESS)
+    err = MPI_Comm_rank(world, &me);
+  std::vector<int> world_ranks(static_cast<std::size_t>(out.images), -1);
+  if (err == MPI_SUCCESS)
+    err = MPI_Allgather(&me, 1, MPI_INT, world_ranks.data(), 1, MPI_INT, node);
+  out.members.assign(static_cast<std::size_t>(world_size), false);
+  const bool alone = one_image_per_node();
+  for (const int r : world_ranks) {
+    if (r >= 0 && r < world_size && (!alone || r == me))
+      out.members[static_cast<std::size_t>(r)] = true;
+  }
   MPI_Comm_free(&node);
-  runtime::check(err, "MPI_Allreduce");
+  runtime::check(err, "MPI_Allreduce or MPI_Allgather");
   out.cores = std::max(1, CPU_COUNT(&all));
   return out;
 }
@@ -93,7 +124,9 @@ node_shape shape_of_this_node(MPI_Comm world) {
 // True on every image alike when all images run on one shared-memory node and none turned it
 // off: a window's flavor must be the same on every process.
 bool agree_on_shared_memory(MPI_Comm world, int size, int node_images) {
-  int mine = node_images == size && shared_memory_wanted() ? 1 : 0;
+  int mine = node_images == size && shared_memory_wanted() && (size == 1 || !one_image_per_node())
+                 ? 1
+                 : 0;
   int all = 0;
   runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
   return all == 1;
@@ -148,7 +181,8 @@ void environment::start(int* argc, char*** argv) {
   s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
-  const node_shape node = shape_of_this_node(s.world);
+  node_shape node = shape_of_this_node(s.world);
+  s.on_this_node = std::move(node.members);
   s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
   s.oversubscribed = node.images > node.cores;
   runtime::statistics::start_from_environment();
@@ -221,6 +255,11 @@ MPI_Comm world_comm() {
 bool world_shares_memory() {
   require_environment("the world team");
   return current->shares_memory;
+}
+
+bool on_this_node(std::size_t world_rank) {
+  require_environment("the world team");
+  return world_rank < current->on_this_node.size() && current->on_this_node[world_rank];
 }
 
 bool oversubscribed() noexcept {

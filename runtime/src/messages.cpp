@@ -101,6 +101,7 @@ struct engine {
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
   std::size_t outstanding = 0;  // messages from user code, unacknowledged
+  std::vector<std::size_t> outstanding_to;  // the same, by destination
   context current;              // of the handler running, if any
   std::uint64_t ack_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
@@ -260,13 +261,14 @@ void finish_record(engine& e, std::uint32_t index) {
 }
 
 // The built-in handler of acknowledgements: each names a message this image sent.
-void on_ack(std::size_t, std::span<const std::byte> payload) {
+void on_ack(std::size_t source, std::span<const std::byte> payload) {
   engine& e = *live;
   for (std::size_t at = 0; at + sizeof(ack_run) <= payload.size(); at += sizeof(ack_run)) {
     ack_run run{};
     std::memcpy(&run, payload.data() + at, sizeof run);
     if (run.token == root_token) {
       e.outstanding -= run.count;
+      e.outstanding_to[source] -= run.count;
       continue;
     }
     record& r = e.records[run.token - 1];
@@ -419,6 +421,7 @@ std::span<std::byte> reserve_slowly(std::size_t destination,
   if (!e.current.active) {
     auto room = reserve_with_token(e, destination, handler_name, bytes, root_token);
     ++e.outstanding;
+    ++e.outstanding_to[destination];
     return room;
   }
   // Reserving may make progress and run other handlers: the record is taken first and
@@ -467,6 +470,17 @@ void quiesce() {
   engine& e = the_engine("waiting for messages");
   flush();
   progress_until([&] { return e.outstanding == 0; });
+}
+
+void quiesce_except(std::size_t destination) {
+  engine& e = the_engine("waiting for messages");
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (d != destination)
+      send_buffer(e, d);
+  }
+  progress_until([&] {
+    return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0);
+  });
 }
 
 void quiescent_barrier(MPI_Comm comm) {
@@ -551,6 +565,7 @@ void start(MPI_Comm world) {
   e->budget = e->buffers_allowed * e->buffer_bytes;
   e->out.resize(e->size);
   e->lanes.resize(e->size);
+  e->outstanding_to.resize(e->size);
   e->acks_out.resize(e->size);
   e->ack_name = name_of(&on_ack);
   e->receives.resize(posted_receives);
@@ -560,7 +575,8 @@ void start(MPI_Comm world) {
     post(*e, k);
   }
   live = e.release();
-  fast_path::view = fast_path::state{live->lanes.data(), live->size, &live->outstanding, false};
+  fast_path::view = fast_path::state{live->lanes.data(), live->size, &live->outstanding,
+                                     live->outstanding_to.data(), false};
 }
 
 void stop(bool unwinding) noexcept {

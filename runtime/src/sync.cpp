@@ -44,6 +44,15 @@ void sync_memory() {
   count_sync(start);
 }
 
+void sync_memory_before_message_to(std::size_t destination) {
+  require_environment("pgas::sync_memory()");
+  const double start = now_if_counting();
+  complete_windows_but_batches();
+  // The others' acknowledgements follow the owners' notes that they applied our batches.
+  messages::quiesce_except(destination);
+  count_sync(start);
+}
+
 void sync_images(const std::vector<int>& images) {
   const MPI_Comm comm = notify_comm();
   int size = 0;

@@ -13,7 +13,10 @@ std::vector<window_state*>& live_windows() {
   return windows;
 }
 
-void complete_all_windows() {
+namespace {
+// Completes what MPI carries on every window in the passive epoch and syncs its memory; with
+// `await_batches`, also waits until owners have applied the batches sent to them.
+void complete_windows(bool await_batches) {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive)
@@ -26,10 +29,20 @@ void complete_all_windows() {
     } else if (!targets.empty()) {
       check(MPI_Win_flush_all(s->win), "MPI_Win_flush_all");
     }
-    await_owners(*s);
+    if (await_batches)
+      await_owners(*s);
     s->completed();
     check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
+}
+}  // namespace
+
+void complete_all_windows() {
+  complete_windows(true);
+}
+
+void complete_windows_but_batches() {
+  complete_windows(false);
 }
 
 void sync_all_window_memory() {

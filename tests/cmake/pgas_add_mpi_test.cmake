@@ -24,13 +24,14 @@ function(pgas_add_mpi_test name)
   endforeach()
 endfunction()
 
-# pgas_add_rma_only_test(<name>): runs an existing test binary at 2 and 3 images with
-# PGAS_SHARED_MEMORY=0 as <name>.rma_only.np<p>: images on one node otherwise map each other's
-# memory, and peers' elements would never take the MPI one-sided paths.
+# pgas_add_rma_only_test(<name>): runs an existing test binary without mapped peers: images on
+# one node otherwise map each other's memory, and peers' elements would never take the MPI
+# one-sided paths. At 2 images as <name>.rma_only.np2 (PGAS_SHARED_MEMORY=0: peers on this node
+# through MPI), at 3 as <name>.off_node.np3 (PGAS_ONE_IMAGE_PER_NODE=1: every peer as if on
+# another node, the paths a job across nodes takes).
 function(pgas_add_rma_only_test name)
-  foreach(np 2 3)
-    pgas_run_at(${name}.rma_only.np${np} ${name} ${np} PGAS_SHARED_MEMORY=0)
-  endforeach()
+  pgas_run_at(${name}.rma_only.np2 ${name} 2 PGAS_SHARED_MEMORY=0)
+  pgas_run_at(${name}.off_node.np3 ${name} 3 PGAS_ONE_IMAGE_PER_NODE=1)
 endfunction()
 
 # pgas_add_singleton_test(<name>): runs an existing test binary without a launcher.

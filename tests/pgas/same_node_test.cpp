@@ -1,6 +1,7 @@
 // Images on one node map each other's parts of arrays and matrices: a peer's element is a load
 // or store, with the same rules as the RMA path (own earlier accumulates seen, no blocking read
-// inside a phase). Also registered with PGAS_SHARED_MEMORY=0, where every peer is RMA only.
+// inside a phase). Also registered with PGAS_SHARED_MEMORY=0, where every peer is RMA only, and
+// with PGAS_ONE_IMAGE_PER_NODE=1, where every peer acts as if it ran on another node.
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
@@ -19,8 +20,33 @@ bool expected_sharing() {
   MPI_Comm_size(node, &node_size);
   MPI_Comm_free(&node);
   const char* setting = std::getenv("PGAS_SHARED_MEMORY");
-  const bool turned_off = setting != nullptr && std::string(setting) == "0";
+  const char* alone = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
+  const bool turned_off = (setting != nullptr && std::string(setting) == "0") ||
+                          (alone != nullptr && std::string(alone) == "1");
   return node_size == static_cast<int>(pgas::num_images()) && !turned_off;
+}
+
+TEST(SameNode, on_this_node_names_the_images_of_this_node) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  const char* alone = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
+  const bool one_per_node = alone != nullptr && std::string(alone) == "1";
+  const std::size_t me = pgas::runtime::world_rank();
+  std::size_t counted = 0;
+  for (std::size_t r = 0; r < pgas::runtime::world_size() + 2; ++r) {
+    const bool here = pgas::runtime::on_this_node(r);
+    counted += here ? 1U : 0U;
+    if (r == me) {
+      EXPECT_TRUE(here);
+    }
+    if (r >= pgas::runtime::world_size()) {
+      EXPECT_FALSE(here) << "rank " << r << " does not exist";
+    }
+  }
+  EXPECT_EQ(counted, one_per_node ? 1U : static_cast<std::size_t>(node_size));
 }
 
 TEST(SameNode, runs_with_peers) {

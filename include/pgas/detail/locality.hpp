@@ -30,6 +30,7 @@
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/runs.hpp>
+#include <pgas/runtime/signal.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/sync.hpp>
@@ -126,6 +127,12 @@ requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {
   } else {
     runtime::put_value(*p.window(internal), v, rank_of(p), p.displacement(internal));
   }
+}
+
+/// *p += v once every write this image made before is complete and visible (an event post):
+/// through the owner's engine without a round trip where the owner applies updates. Local.
+inline void add_after_writes(const global_ptr<std::int64_t>& p, std::int64_t v) {
+  runtime::add_after_writes(*p.window(internal), rank_of(p), p.displacement(internal), v);
 }
 
 /// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be

@@ -58,6 +58,9 @@ namespace runtime {
 /// each other's memory (set PGAS_SHARED_MEMORY=0 to keep every access on MPI one-sided calls).
 /// The same on every image. Local.
 [[nodiscard]] bool world_shares_memory();
+/// True when the image of world rank `world_rank` runs on this process's shared-memory node
+/// (whether or not pgas maps its memory): MPI may then reach it through shared memory. Local.
+[[nodiscard]] bool on_this_node(std::size_t world_rank);
 /// True when this node runs more images than they may use cores between them (the union of
 /// their affinity masks), so a waiting image should give its core away between polls. Local.
 [[nodiscard]] bool oversubscribed() noexcept;

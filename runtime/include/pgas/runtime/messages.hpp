@@ -55,7 +55,8 @@ struct lane {
 struct state {
   lane* lanes = nullptr;  // by world rank
   std::size_t images = 0;
-  std::size_t* outstanding = nullptr;  // this image's messages not yet acknowledged
+  std::size_t* outstanding = nullptr;     // this image's messages not yet acknowledged
+  std::size_t* outstanding_to = nullptr;  // the same, by destination
   bool in_handler = false;
 };
 /// The engine's lanes while it runs (one engine per process).
@@ -90,6 +91,7 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
     if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
         l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
       ++*v.outstanding;
+      ++v.outstanding_to[destination];
       return fast_path::join_run(l, size, bytes);
     }
   }
@@ -114,6 +116,11 @@ bool progress();
 /// every message sent by the handlers they caused, has been handled. Local (it needs the
 /// destinations to make progress).
 void quiesce();
+/// As quiesce(), except for the messages to world rank `destination`: what this image sent to
+/// the others (and what their handlers sent) has been handled; those to `destination` may still
+/// be on their way. A message sent to `destination` next is handled after them (one image's
+/// messages to another are handled in the order sent). Local.
+void quiesce_except(std::size_t destination);
 /// Collective over comm: quiesce() on every image of comm, then a barrier that keeps making
 /// progress, so that images outside or inside comm waiting on this one are served meanwhile.
 void quiescent_barrier(MPI_Comm comm);

@@ -67,6 +67,14 @@ struct fetch_header {
 };
 static_assert(sizeof(fetch_header) == 32);
 
+// A write of `bytes` consecutive bytes at `disp`, which follow it.
+struct store_header {
+  std::uint64_t window_name;
+  std::int64_t disp;
+  std::uint64_t bytes;
+};
+static_assert(sizeof(store_header) == 24);
+
 // Where a round trip's answer lands at the caller.
 template <class T>
 struct answer_slot {
@@ -161,6 +169,17 @@ void on_batch(std::size_t source, std::span<const std::byte> payload) {
     apply(
         to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
   }
+  const applied_note note{h.window_name, w.rank()};
+  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(),
+              &note, sizeof note);
+}
+
+// At the owner: a write, then its confirmation to the sender.
+inline void on_store(std::size_t source, std::span<const std::byte> payload) {
+  const auto h = read<store_header>(payload.data());
+  window& w = named(h.window_name, "a write");
+  std::memcpy(w.own_memory_for_update(h.disp), payload.data() + sizeof h, h.bytes);
+  statistics::count(&rma_stats::owner_updates, h.bytes);
   const applied_note note{h.window_name, w.rank()};
   std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(),
               &note, sizeof note);
@@ -329,6 +348,27 @@ void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduc
         std::memcpy(room.offsets, &start, 8);
         std::memcpy(room.values, static_cast<const void*>(from.data() + first), n * sizeof(T));
       });
+}
+
+/// Writes the `bytes` bytes at `from` to `target` at `disp`, by the owner: copied here at once
+/// when this image is the target, else sent as one engine message that the owner applies with
+/// a plain copy. The window orders it with this image's writes through MPI and awaits it as a
+/// batch (sending_to_owner). Local; `from` may be reused on return; complete at the next flush
+/// of `target` or sync point. The window must owner_applies_updates(); `bytes` must fit in one
+/// message (messages::max_message_bytes() less a header).
+inline void store(window& w, const void* from, std::size_t bytes, int target, MPI_Aint disp) {
+  if (target == w.rank()) {
+    std::memcpy(w.own_memory_for_update(disp, bytes), from, bytes);
+    return;
+  }
+  w.sending_to_owner(target, disp, bytes);
+  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                                    messages::name_of(&detail::on_store),
+                                    sizeof(detail::store_header) + bytes)
+                      .data();
+  const detail::store_header h{w.name(), static_cast<std::int64_t>(disp), bytes};
+  std::memcpy(at, &h, sizeof h);
+  std::memcpy(at + sizeof h, from, bytes);
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`

@@ -4,6 +4,7 @@
 // the absolute addresses the target published (MPI-4.1 §12.2.4, §12.3.1).
 
 #include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/owner_updates.hpp>
@@ -56,10 +57,20 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
     detail::complete_locally(a.handle, target);
 }
 
-/// Writes one value; the value is staged, so the call returns at once. Local; completed at the
-/// target by the next flush or sync point.
+/// Writes one value; the value is copied, so the call returns at once. Local; completed at the
+/// target by the next flush or sync point. To an owner on another node that applies updates
+/// (owner_updates.hpp) the value goes as one message among the others to it, which a later
+/// message (an event post) follows without a round trip; MPI's put would need a flush of its
+/// own first, a round trip across the network. On this node MPI carries it through shared
+/// memory, where a flush costs next to nothing.
 template <transferable T>
 void put_value(window& w, const T& value, int target, MPI_Aint disp) {
+  if (w.owner_applies_updates() && sizeof(T) + 64 <= messages::max_message_bytes() &&
+      !on_this_node(static_cast<std::size_t>(w.world_rank_of(target)))) {
+    owner_updates::store(w, &value, sizeof(T), target, disp);
+    statistics::count(&rma_stats::puts, sizeof(T));
+    return;
+  }
   const window::access a = w.writing_to(target, disp, sizeof(T));
   const void* staged = w.stage(&value, sizeof(T));
   const element_layout l = layout_of<T>();

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <vector>
 
 namespace pgas::runtime {
@@ -14,6 +15,12 @@ void sync_all(MPI_Comm comm);
 /// Local: completes this process's operations on every window and syncs window memory, and
 /// waits until every message it sent has been handled (messages::quiesce).
 void sync_memory();
+
+/// What sync_memory() does, for a message to world rank `destination` sent right after it:
+/// the same, except that this process's messages to `destination` (batches for it to apply
+/// included) are not waited for, since that message will be handled after them. Saves the
+/// round trip to `destination` that sync_memory() would take. Local.
+void sync_memory_before_message_to(std::size_t destination);
 
 /// Completes this process's operations, then waits until each image in `images` (world ranks)
 /// has called sync_images naming this image. Pairwise: each listed image must list us back.

@@ -260,6 +260,9 @@ class window {
 /// Completes this process's operations on every live window and syncs their memory (flush_all,
 /// then MPI_Win_sync, on windows in the passive epoch). Local.
 void complete_all_windows();
+/// The same without waiting for owners to apply the batches sent to them (owner_updates.hpp):
+/// for a caller that waits for those messages itself. Local.
+void complete_windows_but_batches();
 /// MPI_Win_sync on every live window in the passive epoch. Local.
 void sync_all_window_memory();
 /// How many MPI windows this process holds now: live handles and the ones the pool keeps for
