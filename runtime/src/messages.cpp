@@ -98,12 +98,20 @@ struct engine {
   std::deque<std::size_t> posted;              // receives in the order MPI matches them
   std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
+  std::vector<std::size_t> acks_spare;         // send_acks's other list
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
   std::size_t outstanding = 0;  // messages from user code, unacknowledged
   std::vector<std::size_t> outstanding_to;  // the same, by destination
+  std::vector<std::size_t> children_to;     // messages handlers sent, unacknowledged, by destination
+  // Acknowledgements of user code's messages wait until their sender asks (it waits for them)
+  // or something goes to it anyway: a stream needs no message back per buffer. By source:
+  std::vector<char> acks_wanted;       // it asked, and is still owed some
+  std::vector<char> acks_now;          // acknowledgements of handlers' messages: never held
+  std::vector<std::size_t> open_from;  // records of its user code's messages not finished
   context current;              // of the handler running, if any
   std::uint64_t ack_name = 0;
+  std::uint64_t ask_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
   handler last_handler = nullptr;
 };
@@ -244,6 +252,8 @@ std::span<std::byte> reserve_with_token(engine& e,
 }
 
 void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {
+  if (token != root_token)
+    e.acks_now[source] = 1;
   auto& list = e.acks_out[source];
   if (list.empty())
     e.acks_waiting.push_back(source);
@@ -257,6 +267,8 @@ void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32
 void finish_record(engine& e, std::uint32_t index) {
   const record r = e.records[index];
   e.free_records.push_back(index);
+  if (r.token == root_token)
+    --e.open_from[r.source];
   acknowledge(e, r.source, r.token);
 }
 
@@ -271,6 +283,7 @@ void on_ack(std::size_t source, std::span<const std::byte> payload) {
       e.outstanding_to[source] -= run.count;
       continue;
     }
+    e.children_to[source] -= run.count;
     record& r = e.records[run.token - 1];
     r.children -= run.count;
     if (r.children == 0 && !r.running)
@@ -280,11 +293,24 @@ void on_ack(std::size_t source, std::span<const std::byte> payload) {
 
 // Acknowledgements go out in messages of their own, never acknowledged themselves.
 void send_acks(engine& e) {
-  while (!e.acks_waiting.empty()) {
-    const std::size_t to = e.acks_waiting.back();
-    e.acks_waiting.pop_back();
+  if (e.acks_waiting.empty())
+    return;
+  // Sending may make progress, which may acknowledge more: work on the list as it is now (a
+  // nested call finds the other list, empty or of newer entries).
+  std::vector<std::size_t> waiting;
+  waiting.swap(e.acks_waiting);
+  e.acks_waiting.swap(e.acks_spare);
+  e.acks_waiting.clear();
+  for (const std::size_t to : waiting) {
+    if (e.acks_wanted[to] == 0 && e.acks_now[to] == 0 && !e.out[to].urgent) {
+      e.acks_waiting.push_back(to);  // held: nobody waits for them yet
+      continue;
+    }
     std::vector<ack_run> list = std::move(e.acks_out[to]);
     e.acks_out[to].clear();
+    e.acks_now[to] = 0;
+    if (e.open_from[to] == 0)
+      e.acks_wanted[to] = 0;  // it is owed nothing more
     const std::size_t per_message = (e.buffer_bytes - sizeof(header)) / sizeof(ack_run);
     for (std::size_t first = 0; first < list.size(); first += per_message) {
       const std::size_t n = std::min(per_message, list.size() - first);
@@ -293,6 +319,23 @@ void send_acks(engine& e) {
       e.out[to].urgent = true;
     }
   }
+  waiting.clear();
+  if (e.acks_spare.capacity() < waiting.capacity())
+    e.acks_spare.swap(waiting);  // kept for the next call: no allocation per progress
+}
+
+// The built-in handler of a request for acknowledgements: its sender waits for them.
+void on_ask(std::size_t source, std::span<const std::byte>) {
+  engine& e = *live;
+  if (!e.acks_out[source].empty() || e.open_from[source] > 0)
+    e.acks_wanted[source] = 1;
+}
+
+// Asks `destination` for the acknowledgements it holds of this image's messages, now.
+void ask_for_acks(engine& e, std::size_t destination) {
+  auto room = reserve_with_token(e, destination, e.ask_name, alignment, no_ack);
+  std::memset(room.data(), 0, room.size());
+  send_buffer(e, destination);
 }
 
 handler find_handler(engine& e, std::uint64_t name) {
@@ -404,6 +447,8 @@ std::uint32_t record_of_current(engine& e) {
     e.records.emplace_back();
   }
   e.records[index] = record{e.current.source, e.current.token, 0, true};
+  if (e.current.token == root_token)
+    ++e.open_from[e.current.source];
   e.current.record = index;
   return index;
 }
@@ -429,6 +474,7 @@ std::span<std::byte> reserve_slowly(std::size_t destination,
   const std::uint32_t index = record_of_current(e);
   auto room = reserve_with_token(e, destination, handler_name, bytes, index + 1);
   ++e.records[index].children;
+  ++e.children_to[destination];
   return room;
 }
 
@@ -469,17 +515,42 @@ bool progress() {
 void quiesce() {
   engine& e = the_engine("waiting for messages");
   flush();
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (e.outstanding_to[d] > 0)
+      ask_for_acks(e, d);
+  }
   progress_until([&] { return e.outstanding == 0; });
 }
 
 void quiesce_except(std::size_t destination) {
   engine& e = the_engine("waiting for messages");
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (d != destination)
-      send_buffer(e, d);
+    if (d == destination)
+      continue;
+    send_buffer(e, d);
+    if (e.outstanding_to[d] > 0)
+      ask_for_acks(e, d);
   }
   progress_until([&] {
     return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0);
+  });
+}
+
+void await_handled(std::span<const std::size_t> destinations) {
+  engine& e = the_engine("waiting for messages");
+  for (const std::size_t d : destinations) {
+    if (d >= e.size)
+      continue;
+    send_buffer(e, d);
+    if (e.outstanding_to[d] > 0)
+      ask_for_acks(e, d);
+  }
+  progress_until([&] {
+    for (const std::size_t d : destinations) {
+      if (d < e.size && (e.outstanding_to[d] > 0 || e.children_to[d] > 0))
+        return false;
+    }
+    return true;
   });
 }
 
@@ -566,8 +637,13 @@ void start(MPI_Comm world) {
   e->out.resize(e->size);
   e->lanes.resize(e->size);
   e->outstanding_to.resize(e->size);
+  e->children_to.resize(e->size);
+  e->acks_wanted.resize(e->size);
+  e->acks_now.resize(e->size);
+  e->open_from.resize(e->size);
   e->acks_out.resize(e->size);
   e->ack_name = name_of(&on_ack);
+  e->ask_name = name_of(&on_ask);
   e->receives.resize(posted_receives);
   for (std::size_t k = 0; k < posted_receives; ++k) {
     e->receives[k].data = std::make_unique_for_overwrite<std::byte[]>(e->buffer_bytes);

@@ -6,7 +6,10 @@
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
+#include <algorithm>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace pgas::runtime {
 
@@ -140,29 +143,29 @@ void* window::own_memory_for_update(MPI_Aint disp, std::size_t bytes) {
          disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(s.rank)]);
 }
 
-void window::owner_applied(int target) {
-  window_state& s = state();
-  require_rank(s, target);
-  auto& count = s.at_owner[static_cast<std::size_t>(target)];
-  if (count == 0)
-    throw usage_error("a window was told of an update its owner applied that it never sent");
-  --count;
-  --s.at_owner_total;
-}
-
-// The batches may still sit in the engine's buffers: they go out first.
+// The batches may still sit in the engine's buffers: they go out first. The engine's
+// acknowledgements say when the owners handled them (and whatever else was sent before).
 void await_owners(window_state& s, int target) {
-  if (s.at_owner_total == 0 || s.at_owner[static_cast<std::size_t>(target)] == 0)
+  const auto t = static_cast<std::size_t>(target);
+  if (s.at_owner_total == 0 || s.at_owner[t] == 0)
     return;
-  messages::flush(static_cast<std::size_t>(s.handle->world_rank_of(target)));
-  messages::progress_until([&] { return s.at_owner[static_cast<std::size_t>(target)] == 0; });
+  const auto destination = static_cast<std::size_t>(s.handle->world_rank_of(target));
+  messages::await_handled(std::span<const std::size_t>(&destination, 1));
+  s.at_owner_total -= s.at_owner[t];
+  s.at_owner[t] = 0;
 }
 
 void await_owners(window_state& s) {
   if (s.at_owner_total == 0)
     return;
-  messages::flush();
-  messages::progress_until([&] { return s.at_owner_total == 0; });
+  std::vector<std::size_t> destinations;
+  for (std::size_t t = 0; t < s.at_owner.size(); ++t) {
+    if (s.at_owner[t] != 0)
+      destinations.push_back(static_cast<std::size_t>(s.handle->world_rank_of(static_cast<int>(t))));
+  }
+  messages::await_handled(destinations);
+  std::fill(s.at_owner.begin(), s.at_owner.end(), 0);
+  s.at_owner_total = 0;
 }
 
 void* window::staging_slot(std::size_t bytes) {

@@ -51,7 +51,7 @@ struct window_state {
   staging_area staging;
   std::uint64_t name = 0;    // agreed at creation (runtime/names.hpp)
   window* handle = nullptr;  // the handle that owns this state now; null while pooled
-  // Batches of updates sent to each target for its owner to apply, not yet applied there.
+  // Batches and writes sent to each target for its owner to apply since they were last awaited.
   std::vector<std::uint32_t> at_owner;
   std::vector<int> world_ranks;  // of every rank of comm, once asked
   std::size_t at_owner_total = 0;

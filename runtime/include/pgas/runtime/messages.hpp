@@ -116,6 +116,9 @@ bool progress();
 /// every message sent by the handlers they caused, has been handled. Local (it needs the
 /// destinations to make progress).
 void quiesce();
+/// Flushes, then makes progress until every message sent to each of `destinations` (world
+/// ranks) has been handled there: those of user code and those handlers here sent. Local.
+void await_handled(std::span<const std::size_t> destinations);
 /// As quiesce(), except for the messages to world rank `destination`: what this image sent to
 /// the others (and what their handlers sent) has been handled; those to `destination` may still
 /// be on their way. A message sent to `destination` next is handled after them (one image's

@@ -10,8 +10,8 @@
 // they are atomic per element with respect to each other, as MPI's are (MPI-4.1 §12.7.1).
 // Updates without a result travel as batches of the owner-side engine (messages.hpp), at most
 // one message per owner per batch; the sender's window orders a batch after its earlier writes
-// to the owner and before its later ones, and its flushes and sync points wait until the owner
-// has said it applied it (window::sending_to_owner). Atomics with a result are a round trip:
+// to the owner and before its later ones, and its flushes and sync points wait until the engine
+// says the owner handled the message (window::sending_to_owner). Atomics with a result are a round trip:
 // the caller makes progress until the owner's answer has arrived.
 
 #include <pgas/runtime/combine.hpp>
@@ -126,18 +126,6 @@ void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
   statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
 }
 
-struct applied_note {
-  std::uint64_t window_name;
-  std::int64_t owner;
-};
-
-// At the sender: the owner has applied one batch.
-inline void on_applied(std::size_t, std::span<const std::byte> payload) {
-  applied_note note;
-  std::memcpy(&note, payload.data(), sizeof note);
-  named(note.window_name).owner_applied(static_cast<int>(note.owner));
-}
-
 template <class T>
 T read(const std::byte* at) {
   T v;
@@ -145,9 +133,10 @@ T read(const std::byte* at) {
   return v;
 }
 
-// At the owner: applies a batch to this image's memory, then confirms it to the sender.
+// At the owner: applies a batch to this image's memory (the engine's acknowledgement of the
+// message tells the sender it is applied).
 template <class T>
-void on_batch(std::size_t source, std::span<const std::byte> payload) {
+void on_batch(std::size_t, std::span<const std::byte> payload) {
   const auto h = read<batch_header>(payload.data());
   window& w = named(h.window_name);
   const std::byte* offsets = payload.data() + sizeof h;
@@ -169,20 +158,14 @@ void on_batch(std::size_t source, std::span<const std::byte> payload) {
     apply(
         to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
   }
-  const applied_note note{h.window_name, w.rank()};
-  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(),
-              &note, sizeof note);
 }
 
-// At the owner: a write, then its confirmation to the sender.
-inline void on_store(std::size_t source, std::span<const std::byte> payload) {
+// At the owner: a write (acknowledged as any message).
+inline void on_store(std::size_t, std::span<const std::byte> payload) {
   const auto h = read<store_header>(payload.data());
   window& w = named(h.window_name, "a write");
   std::memcpy(w.own_memory_for_update(h.disp), payload.data() + sizeof h, h.bytes);
   statistics::count(&rma_stats::owner_updates, h.bytes);
-  const applied_note note{h.window_name, w.rank()};
-  std::memcpy(messages::reserve_reply(source, messages::name_of(&on_applied), sizeof note).data(),
-              &note, sizeof note);
 }
 
 // At the caller: a round trip's answer.

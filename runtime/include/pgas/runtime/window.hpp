@@ -216,11 +216,9 @@ class window {
   /// earlier writes to `target` through MPI completed (it follows them). Local.
   void ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes);
   /// The same for a batch without an answer, which is then awaited: flush(target), flush_all(),
-  /// the sync points and a later write to or read from `target` wait until owner_applied(target)
-  /// has said the target applied it. Local.
+  /// the sync points and a later write to or read from `target` wait until the target has
+  /// handled every message this process sent it (messages::await_handled). Local.
   void sending_to_owner(int target, MPI_Aint disp, std::size_t bytes);
-  /// The target has applied one batch of this process's (sending_to_owner). Local.
-  void owner_applied(int target);
   /// True while accumulates and atomics on this window are applied by the process owning the
   /// memory (owner_updates.hpp says when and why that is sound): a container window that is not
   /// updated in place, in its passive epoch. Local.
