@@ -5,11 +5,13 @@
 #include <pgas/coarray.hpp>
 #include <pgas/detail/locality.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
+#include <source_location>
 #include <cstdint>
 #include <string>
 
@@ -33,7 +35,8 @@ class event {
   }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
-  void wait(std::int64_t n = 1) {
+  void wait(std::int64_t n = 1, std::source_location where = std::source_location::current()) {
+    const runtime::watchdog::waiting_in watched("pgas::event::wait", where);
     if (n < 1)
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +
                         std::to_string(n));

@@ -6,11 +6,13 @@
 
 #include <pgas/array.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
+#include <source_location>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +32,8 @@ class lock_type {
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
-  void lock(std::size_t img) {
+  void lock(std::size_t img, std::source_location where = std::source_location::current()) {
+    const runtime::watchdog::waiting_in watched("pgas::lock_type::lock", where);
     const std::size_t me = cells_.team().rank();
     require_free_here(img, "lock");
     cells_[next(me, img)].atomic_store(0);
@@ -126,7 +129,7 @@ class critical {
   critical() = default;
   /// Collective over team t.
   explicit critical(const team& t) : lock_(t) {}
-  void lock() { lock_.lock(0); }
+  void lock(std::source_location where = std::source_location::current()) { lock_.lock(0, where); }
   void unlock() { lock_.unlock(0); }
   [[nodiscard]] bool try_lock() { return lock_.try_lock(0); }
 

@@ -16,6 +16,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/vector.hpp>
 
@@ -29,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <source_location>
 #include <span>
 #include <type_traits>
 #include <unordered_map>
@@ -188,7 +190,8 @@ class unordered_map {
 
   /// Collective: delivers every image's queued operations to their owners, which apply them
   /// and grow their tables as needed. Afterwards every image sees the result.
-  void commit() {
+  void commit(std::source_location where = std::source_location::current()) {
+    const runtime::watchdog::waiting_in watched("pgas::unordered_map::commit", where);
     live_.require(name);
     // Every async update sent before commit() is applied first; from here until the table is
     // rebuilt, one arriving (from outside the team) waits in arrived_.

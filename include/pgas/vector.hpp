@@ -10,6 +10,7 @@
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team_window.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -108,7 +110,8 @@ class vector : public detail::storage<T, sized_blocks> {
 
   /// Collective: publishes every image's appended elements. Afterwards size() counts them and
   /// every image can reach them.
-  void commit() {
+  void commit(std::source_location where = std::source_location::current()) {
+    const runtime::watchdog::waiting_in watched("pgas::vector::commit", where);
     auto& s = this->state();
     const std::size_t mine = s.local.size() + uncommitted();
     // Every image must take the same path (the paths run different collectives): memory moves

@@ -6,6 +6,7 @@
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include "window_pool.hpp"
 #include <algorithm>
@@ -197,6 +198,18 @@ void environment::start(int* argc, char*** argv) {
     throw usage_error(bad_caches.empty() ? "PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is "
                                            "not a positive number of bytes on another image"
                                          : bad_caches);
+  }
+  // Likewise a bad PGAS_WATCHDOG.
+  std::string bad_watchdog;
+  try {
+    runtime::watchdog::configure();
+  } catch (const usage_error& e) {
+    bad_watchdog = e.what();
+  }
+  if (!runtime::everyone(bad_watchdog.empty(), s.world)) {
+    throw usage_error(bad_watchdog.empty()
+                          ? "PGAS_WATCHDOG is not a number of seconds on another image"
+                          : bad_watchdog);
   }
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live

@@ -566,6 +566,7 @@ void barrier(MPI_Comm comm) {
 void wait(MPI_Request& request, const char* call) {
   // The request is tested on every fourth poll only: testing a non-blocking collective runs
   // its schedule, which would double the time a waiting image takes to answer a call.
+  watchdog::begin_wait();
   for (unsigned polls = 0;; ++polls) {
     if ((polls & 3U) == 0) {
       int done = 0;
@@ -595,6 +596,7 @@ std::size_t buffer_bytes() noexcept {
 }
 
 void idle(unsigned polls) noexcept {
+  watchdog::check(polls);
   if (oversubscribed()) {
     if (polls >= 16)
       std::this_thread::yield();

@@ -21,6 +21,7 @@
 #include <pgas/detail/wire.hpp>
 #include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <source_location>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -86,7 +88,10 @@ T co_reduce_serialized(const char* what,
 /// source_image's value, on every image. Collective; throws usage_error on every image if the
 /// images name different sources or the source does not exist.
 template <detail::serialized_value T>
-[[nodiscard]] T co_broadcast(const T& value, std::size_t source_image) {
+[[nodiscard]] T co_broadcast(const T& value,
+                             std::size_t source_image,
+                             std::source_location where = std::source_location::current()) {
+  const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   const int root = detail::agreed_image<T>("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
   if (this_image() == source_image)
@@ -99,14 +104,19 @@ template <detail::serialized_value T>
 /// (op must be associative, need not be commutative), on every image. Collective: O(log p)
 /// steps of a binomial tree.
 template <detail::serialized_value T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op) {
+[[nodiscard]] T co_reduce(const T& value, Op op, std::source_location where = std::source_location::current()) {
+  const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, std::nullopt);
 }
 
 /// As co_reduce(value, op), with the result on `result_image` only; the other images get their
 /// own value back (Fortran leaves theirs undefined).
 template <detail::serialized_value T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op, std::size_t result_image) {
+[[nodiscard]] T co_reduce(const T& value,
+                          Op op,
+                          std::size_t result_image,
+                          std::source_location where = std::source_location::current()) {
+  const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, result_image);
 }
 

@@ -21,6 +21,7 @@
 // Single-threaded: call it from the thread that makes pgas calls.
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <mpi.h>
 
@@ -170,6 +171,7 @@ void stop(bool unwinding) noexcept;
 
 template <class Done>
 void progress_until(Done done) {
+  watchdog::begin_wait();
   for (unsigned polls = 0; !done(); ++polls) {
     if (!progress())
       idle(polls);

@@ -1,0 +1,75 @@
+#pragma once
+// The watchdog: an image that has waited too long in a pgas call says so, naming the call and
+// the line of the program that made it, instead of hanging with no word.
+//
+// Every wait of the library is a loop of messages::progress_until or messages::wait, which
+// calls check() each time it finds nothing to do. The public calls that wait (sync points,
+// collectives, event and lock waits, futures, container commits) mark their scope with a
+// `waiting_in`, which carries the caller's std::source_location.
+//
+// PGAS_WATCHDOG=S (seconds, > 0): once an image has waited S seconds in one wait it prints one
+// line, tells every other image, which print theirs when they next make progress, and after a
+// short grace the job ends with a non-zero exit. Unset: the same line is printed after
+// default_report_seconds, once per wait, and the job goes on waiting (a correct program may
+// wait that long; a hang must not stay silent). PGAS_WATCHDOG=0 turns it off.
+
+#include <cstddef>
+#include <source_location>
+
+namespace pgas::runtime::watchdog {
+
+/// Seconds of waiting before an unset watchdog prints where this image waits.
+inline constexpr double default_report_seconds = 300.0;
+
+/// The public call this thread is in, innermost first.
+struct site {
+  const char* call;
+  std::source_location where;
+  const site* outer;
+};
+
+namespace detail {
+inline thread_local const site* innermost = nullptr;
+inline thread_local bool fresh_wait = true;
+inline double limit_seconds = 0.0;  // 0: off
+void check_slowly(unsigned polls) noexcept;
+}  // namespace detail
+
+/// Marks the scope of a public call that may wait: the watchdog names it and `where`. Cheap:
+/// two pointer stores.
+class waiting_in {
+ public:
+  waiting_in(const char* call, const std::source_location& where) noexcept
+      : site_{call, where, detail::innermost} {
+    detail::innermost = &site_;
+  }
+  waiting_in(const waiting_in&) = delete;
+  waiting_in& operator=(const waiting_in&) = delete;
+  ~waiting_in() { detail::innermost = site_.outer; }
+
+ private:
+  site site_;
+};
+
+/// A wait loop begins: its time counts from its first idle poll.
+inline void begin_wait() noexcept {
+  detail::fresh_wait = true;
+}
+
+/// Called by a wait loop each time it found nothing to do (its `polls`-th time round). Reads
+/// the clock once in 1024 calls.
+inline void check(unsigned polls) noexcept {
+  if (detail::limit_seconds > 0.0 && (detail::fresh_wait || (polls & 1023U) == 0))
+    detail::check_slowly(polls);
+}
+
+/// Reads PGAS_WATCHDOG (environment start). Throws usage_error for a value that is not a
+/// number of seconds >= 0. Local.
+void configure();
+/// True when PGAS_WATCHDOG ends the job (rather than only reporting). Local.
+[[nodiscard]] bool ends_job() noexcept;
+/// The message engine's handler of "an image's watchdog fired": this image reports where it
+/// waits when it next idles, and the job ends. Local.
+void on_fired(std::size_t source) noexcept;
+
+}  // namespace pgas::runtime::watchdog

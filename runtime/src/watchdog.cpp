@@ -1,0 +1,160 @@
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/team.hpp>
+#include <pgas/runtime/watchdog.hpp>
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <thread>
+
+namespace pgas::runtime::watchdog {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+bool ending = false;                   // PGAS_WATCHDOG=S was given
+clock::time_point wait_started;        // of the wait being timed
+bool reported = false;                 // this wait's line was printed (reporting only)
+bool peer_fired = false;               // another image's watchdog fired: report and end
+std::size_t fired_by = 0;              // its world rank
+constexpr auto grace = std::chrono::seconds(2);  // for the others' lines before the job ends
+
+// One line: this image, how long it waited, in which call and where, and its team.
+void report(double waited, const char* why) noexcept {
+  const site* s = detail::innermost;
+  std::size_t team_image = 0;
+  std::size_t team_images = 0;
+  int rank = 0;
+  int size = 0;
+  if (MPI_Comm_rank(current_comm(), &rank) == MPI_SUCCESS &&
+      MPI_Comm_size(current_comm(), &size) == MPI_SUCCESS) {
+    team_image = static_cast<std::size_t>(rank);
+    team_images = static_cast<std::size_t>(size);
+  }
+  const std::size_t me = world_rank();
+  if (s != nullptr) {
+    std::fprintf(stderr,
+                 "pgas watchdog: image %zu has waited %.0f s in %s at %s:%u (in %s); team in "
+                 "force: image %zu of %zu; %s\n",
+                 me, waited, s->call, s->where.file_name(), static_cast<unsigned>(s->where.line()),
+                 s->where.function_name(), team_image, team_images, why);
+  } else {
+    std::fprintf(stderr,
+                 "pgas watchdog: image %zu has waited %.0f s in a wait of the library's own (a "
+                 "container's construction or destruction, or the environment's end); team in "
+                 "force: image %zu of %zu; %s\n",
+                 me, waited, team_image, team_images, why);
+  }
+  std::fflush(stderr);
+}
+
+// Keeps serving messages for a moment, so the other images hear of it and print their lines,
+// then ends this process without MPI_Finalize: the launcher ends the job.
+[[noreturn]] void end_after_grace() noexcept {
+  const auto until = clock::now() + grace;
+  while (clock::now() < until) {
+    try {
+      (void)messages::progress();
+    } catch (...) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::_Exit(EXIT_FAILURE);
+}
+
+void on_fired_message(std::size_t source, std::span<const std::byte>) {
+  on_fired(source);
+}
+
+// Tells every other image that this one's watchdog fired.
+void tell_everyone() noexcept {
+  try {
+    const std::size_t me = world_rank();
+    for (std::size_t d = 0; d < world_size(); ++d) {
+      if (d == me)
+        continue;
+      // Not acknowledged, like a reply: nobody waits for it.
+      std::span<std::byte> room =
+          messages::reserve_reply(d, messages::name_of(&on_fired_message), 8);
+      std::memset(room.data(), 0, room.size());
+    }
+    messages::flush();
+  } catch (...) {
+    // The line is printed; the others will time out on their own.
+  }
+}
+
+}  // namespace
+
+void detail::check_slowly(unsigned) noexcept {
+  const clock::time_point now = clock::now();
+  if (detail::fresh_wait) {
+    detail::fresh_wait = false;
+    if (!peer_fired) {  // (on_fired only asks for a look: the wait goes on)
+      wait_started = now;
+      reported = false;
+    }
+  }
+  const double waited = std::chrono::duration<double>(now - wait_started).count();
+  if (peer_fired) {
+    const std::string why = "image " + std::to_string(fired_by) +
+                            "'s watchdog fired (PGAS_WATCHDOG); ending the job";
+    report(waited, why.c_str());
+    end_after_grace();
+  }
+  if (waited < detail::limit_seconds)
+    return;
+  if (!ending) {
+    if (!reported) {
+      report(waited,
+             "still waiting (PGAS_WATCHDOG=S ends the job after S seconds; "
+             "PGAS_WATCHDOG=0 stops this report)");
+      reported = true;
+    }
+    return;
+  }
+  report(waited, "PGAS_WATCHDOG limit reached; ending the job");
+  tell_everyone();
+  end_after_grace();
+}
+
+void configure() {
+  wait_started = clock::now();
+  const char* v = std::getenv("PGAS_WATCHDOG");
+  if (v == nullptr || *v == '\0') {
+    ending = false;
+    detail::limit_seconds = default_report_seconds;
+    return;
+  }
+  char* end = nullptr;
+  const double s = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !(s >= 0.0) || s > 1e9) {
+    throw usage_error(std::string("PGAS_WATCHDOG must be a number of seconds (0 turns the "
+                                  "watchdog off), got \"") +
+                      v + "\"");
+  }
+  ending = s > 0.0;
+  detail::limit_seconds = s;
+}
+
+bool ends_job() noexcept {
+  return ending;
+}
+
+void on_fired(std::size_t source) noexcept {
+  peer_fired = true;
+  fired_by = source;
+  detail::fresh_wait = true;  // the next idle poll looks at once
+  if (detail::limit_seconds <= 0.0)
+    detail::limit_seconds = default_report_seconds;  // so that check() runs
+}
+
+}  // namespace pgas::runtime::watchdog
