@@ -17,7 +17,6 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -42,7 +41,7 @@ void require_same_type(const char* what) {
 /// (it must be associative). Collective; every image gets the result. Throws usage_error on
 /// every image if the images pass values of different types.
 template <class T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op, std::source_location where = std::source_location::current()) {
+[[nodiscard]] T co_reduce(const T& value, Op op, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   static_assert(
       std::is_trivially_copyable_v<T>,
@@ -74,21 +73,21 @@ T co_builtin(const char* what, const T& value, runtime::reduce_op op, Fallback f
 /// The sum of every image's value. Collective; usage_error on every image if the images pass
 /// values of different types (so for co_min and co_max).
 template <class T>
-[[nodiscard]] T co_sum(const T& value, std::source_location where = std::source_location::current()) {
+[[nodiscard]] T co_sum(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_sum", where);
   return detail::co_builtin("pgas::co_sum", value, runtime::reduce_op::sum,
                             [](const T& a, const T& b) { return a + b; });
 }
 /// The least of every image's value. Collective.
 template <class T>
-[[nodiscard]] T co_min(const T& value, std::source_location where = std::source_location::current()) {
+[[nodiscard]] T co_min(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_min", where);
   return detail::co_builtin("pgas::co_min", value, runtime::reduce_op::min,
                             [](const T& a, const T& b) { return b < a ? b : a; });
 }
 /// The greatest of every image's value. Collective.
 template <class T>
-[[nodiscard]] T co_max(const T& value, std::source_location where = std::source_location::current()) {
+[[nodiscard]] T co_max(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_max", where);
   return detail::co_builtin("pgas::co_max", value, runtime::reduce_op::max,
                             [](const T& a, const T& b) { return a < b ? b : a; });
@@ -99,7 +98,7 @@ template <class T>
 template <class T>
 [[nodiscard]] T co_broadcast(const T& value,
                              std::size_t root,
-                             std::source_location where = std::source_location::current()) {
+                             runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(
       std::is_trivially_copyable_v<T>,
@@ -169,7 +168,7 @@ future<void> async_co_reduce_span(const char* what, std::span<T> values, runtime
 template <class T>
 void co_sum(std::span<T> values,
             std::optional<std::size_t> result_image = {},
-            std::source_location where = std::source_location::current()) {
+            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_sum", where);
   detail::co_reduce_span("pgas::co_sum", values, runtime::reduce_op::sum, result_image);
 }
@@ -177,7 +176,7 @@ void co_sum(std::span<T> values,
 template <class T>
 void co_min(std::span<T> values,
             std::optional<std::size_t> result_image = {},
-            std::source_location where = std::source_location::current()) {
+            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_min", where);
   detail::co_reduce_span("pgas::co_min", values, runtime::reduce_op::min, result_image);
 }
@@ -185,7 +184,7 @@ void co_min(std::span<T> values,
 template <class T>
 void co_max(std::span<T> values,
             std::optional<std::size_t> result_image = {},
-            std::source_location where = std::source_location::current()) {
+            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_max", where);
   detail::co_reduce_span("pgas::co_max", values, runtime::reduce_op::max, result_image);
 }
@@ -194,7 +193,7 @@ template <class T>
 void co_reduce(std::span<T> values,
                reduce_op op,
                std::optional<std::size_t> result_image = {},
-               std::source_location where = std::source_location::current()) {
+               runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   detail::co_reduce_span("pgas::co_reduce", values, op, result_image);
 }
@@ -202,7 +201,7 @@ void co_reduce(std::span<T> values,
 template <class T>
 void co_broadcast(std::span<T> values,
                   std::size_t source_image,
-                  std::source_location where = std::source_location::current()) {
+                  runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
   const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image);

@@ -11,7 +11,6 @@
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
-#include <source_location>
 #include <cstdint>
 #include <string>
 
@@ -35,7 +34,7 @@ class event {
   }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
-  void wait(std::int64_t n = 1, std::source_location where = std::source_location::current()) {
+  void wait(std::int64_t n = 1, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::event::wait", where);
     if (n < 1)
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +

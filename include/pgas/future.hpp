@@ -8,7 +8,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -110,14 +109,14 @@ class [[nodiscard]] future {
     return value_.has_value() || source_->ready();
   }
   /// Blocks until the value has arrived (for a put: the source buffer is reusable). Local.
-  void wait(std::source_location where = std::source_location::current()) {
+  void wait(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::future::wait", where);
     require_valid("wait");
     if (!value_)
       value_.emplace(source_->take());
   }
   /// Waits, then hands over the value; the future is empty afterwards. Local.
-  T get(std::source_location where = std::source_location::current()) {
+  T get(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     wait(where);
     source_.reset();
     stored out = std::move(*value_);

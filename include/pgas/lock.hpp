@@ -12,7 +12,6 @@
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
-#include <source_location>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,7 +31,7 @@ class lock_type {
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
-  void lock(std::size_t img, std::source_location where = std::source_location::current()) {
+  void lock(std::size_t img, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::lock_type::lock", where);
     const std::size_t me = cells_.team().rank();
     require_free_here(img, "lock");
@@ -129,7 +128,7 @@ class critical {
   critical() = default;
   /// Collective over team t.
   explicit critical(const team& t) : lock_(t) {}
-  void lock(std::source_location where = std::source_location::current()) { lock_.lock(0, where); }
+  void lock(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) { lock_.lock(0, where); }
   void unlock() { lock_.unlock(0); }
   [[nodiscard]] bool try_lock() { return lock_.try_lock(0); }
 

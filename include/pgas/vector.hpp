@@ -18,7 +18,6 @@
 #include <cstring>
 #include <exception>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -110,7 +109,7 @@ class vector : public detail::storage<T, sized_blocks> {
 
   /// Collective: publishes every image's appended elements. Afterwards size() counts them and
   /// every image can reach them.
-  void commit(std::source_location where = std::source_location::current()) {
+  void commit(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::vector::commit", where);
     auto& s = this->state();
     const std::size_t mine = s.local.size() + uncommitted();

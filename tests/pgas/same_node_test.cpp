@@ -12,28 +12,29 @@
 
 namespace {
 
-// What world_shares_memory() should say, worked out independently of the library.
-bool expected_sharing() {
+// How many images MPI puts on this node, and whether a variable is set to `value`.
+int images_on_this_node() {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int node_size = 0;
   MPI_Comm_size(node, &node_size);
   MPI_Comm_free(&node);
-  const char* setting = std::getenv("PGAS_SHARED_MEMORY");
-  const char* alone = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
-  const bool turned_off = (setting != nullptr && std::string(setting) == "0") ||
-                          (alone != nullptr && std::string(alone) == "1");
-  return node_size == static_cast<int>(pgas::num_images()) && !turned_off;
+  return node_size;
+}
+bool set_to(const char* variable, const char* value) {
+  const char* setting = std::getenv(variable);
+  return setting != nullptr && std::string(setting) == value;
+}
+
+// What world_shares_memory() should say, worked out independently of the library.
+bool expected_sharing() {
+  const bool turned_off =
+      set_to("PGAS_SHARED_MEMORY", "0") || set_to("PGAS_ONE_IMAGE_PER_NODE", "1");
+  return images_on_this_node() == static_cast<int>(pgas::num_images()) && !turned_off;
 }
 
 TEST(SameNode, on_this_node_names_the_images_of_this_node) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_size = 0;
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
-  const char* alone = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
-  const bool one_per_node = alone != nullptr && std::string(alone) == "1";
+  const bool one_per_node = set_to("PGAS_ONE_IMAGE_PER_NODE", "1");
   const std::size_t me = pgas::runtime::world_rank();
   std::size_t counted = 0;
   for (std::size_t r = 0; r < pgas::runtime::world_size() + 2; ++r) {
@@ -46,7 +47,7 @@ TEST(SameNode, on_this_node_names_the_images_of_this_node) {
       EXPECT_FALSE(here) << "rank " << r << " does not exist";
     }
   }
-  EXPECT_EQ(counted, one_per_node ? 1U : static_cast<std::size_t>(node_size));
+  EXPECT_EQ(counted, one_per_node ? 1U : static_cast<std::size_t>(images_on_this_node()));
 }
 
 TEST(SameNode, runs_with_peers) {

@@ -33,7 +33,6 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
-#include <source_location>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -90,7 +89,7 @@ T co_reduce_serialized(const char* what,
 template <detail::serialized_value T>
 [[nodiscard]] T co_broadcast(const T& value,
                              std::size_t source_image,
-                             std::source_location where = std::source_location::current()) {
+                             runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   const int root = detail::agreed_image<T>("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
@@ -104,7 +103,7 @@ template <detail::serialized_value T>
 /// (op must be associative, need not be commutative), on every image. Collective: O(log p)
 /// steps of a binomial tree.
 template <detail::serialized_value T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op, std::source_location where = std::source_location::current()) {
+[[nodiscard]] T co_reduce(const T& value, Op op, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, std::nullopt);
 }
@@ -115,7 +114,7 @@ template <detail::serialized_value T, class Op>
 [[nodiscard]] T co_reduce(const T& value,
                           Op op,
                           std::size_t result_image,
-                          std::source_location where = std::source_location::current()) {
+                          runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, result_image);
 }

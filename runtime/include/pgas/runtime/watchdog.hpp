@@ -14,9 +14,41 @@
 // wait that long; a hang must not stay silent). PGAS_WATCHDOG=0 turns it off.
 
 #include <cstddef>
+#include <version>
+#if defined(__cpp_lib_source_location)
 #include <source_location>
+#endif
 
 namespace pgas::runtime::watchdog {
+
+#if defined(__cpp_lib_source_location)
+/// Where a public call was made in the user's program.
+using source_location = std::source_location;
+#else
+/// std::source_location's subset the watchdog uses, for a standard library without it (clang
+/// 14 with libstdc++ 12): the same compiler builtins, evaluated at the caller as a default
+/// argument.
+class source_location {
+ public:
+  static constexpr source_location current(const char* file = __builtin_FILE(),
+                                           unsigned line = __builtin_LINE(),
+                                           const char* function = __builtin_FUNCTION()) noexcept {
+    source_location here;
+    here.file_ = file;
+    here.line_ = line;
+    here.function_ = function;
+    return here;
+  }
+  [[nodiscard]] constexpr const char* file_name() const noexcept { return file_; }
+  [[nodiscard]] constexpr unsigned line() const noexcept { return line_; }
+  [[nodiscard]] constexpr const char* function_name() const noexcept { return function_; }
+
+ private:
+  const char* file_ = "";
+  unsigned line_ = 0;
+  const char* function_ = "";
+};
+#endif
 
 /// Seconds of waiting before an unset watchdog prints where this image waits.
 inline constexpr double default_report_seconds = 300.0;
@@ -24,7 +56,7 @@ inline constexpr double default_report_seconds = 300.0;
 /// The public call this thread is in, innermost first.
 struct site {
   const char* call;
-  std::source_location where;
+  source_location where;
   const site* outer;
 };
 
@@ -39,7 +71,7 @@ void check_slowly(unsigned polls) noexcept;
 /// two pointer stores.
 class waiting_in {
  public:
-  waiting_in(const char* call, const std::source_location& where) noexcept
+  waiting_in(const char* call, const source_location& where) noexcept
       : site_{call, where, detail::innermost} {
     detail::innermost = &site_;
   }
