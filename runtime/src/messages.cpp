@@ -331,10 +331,13 @@ void on_ask(std::size_t source, std::span<const std::byte>) {
     e.acks_wanted[source] = 1;
 }
 
-// Asks `destination` for the acknowledgements it holds of this image's messages, now.
-void ask_for_acks(engine& e, std::size_t destination) {
-  auto room = reserve_with_token(e, destination, e.ask_name, alignment, no_ack);
-  std::memset(room.data(), 0, room.size());
+// Sends what is queued for `destination` now, with a request for the acknowledgements it holds
+// of this image's messages when it is owed any (in the same buffer: one message, not two).
+void send_asking_for_acks(engine& e, std::size_t destination) {
+  if (e.outstanding_to[destination] > 0) {
+    auto room = reserve_with_token(e, destination, e.ask_name, alignment, no_ack);
+    std::memset(room.data(), 0, room.size());
+  }
   send_buffer(e, destination);
 }
 
@@ -514,22 +517,15 @@ bool progress() {
 
 void quiesce() {
   engine& e = the_engine("waiting for messages");
-  flush();
-  for (std::size_t d = 0; d < e.size; ++d) {
-    if (e.outstanding_to[d] > 0)
-      ask_for_acks(e, d);
-  }
+  for (std::size_t d = 0; d < e.size; ++d) send_asking_for_acks(e, d);
   progress_until([&] { return e.outstanding == 0; });
 }
 
 void quiesce_except(std::size_t destination) {
   engine& e = the_engine("waiting for messages");
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (d == destination)
-      continue;
-    send_buffer(e, d);
-    if (e.outstanding_to[d] > 0)
-      ask_for_acks(e, d);
+    if (d != destination)
+      send_asking_for_acks(e, d);
   }
   progress_until([&] {
     return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0);
@@ -539,11 +535,8 @@ void quiesce_except(std::size_t destination) {
 void await_handled(std::span<const std::size_t> destinations) {
   engine& e = the_engine("waiting for messages");
   for (const std::size_t d : destinations) {
-    if (d >= e.size)
-      continue;
-    send_buffer(e, d);
-    if (e.outstanding_to[d] > 0)
-      ask_for_acks(e, d);
+    if (d < e.size)
+      send_asking_for_acks(e, d);
   }
   progress_until([&] {
     for (const std::size_t d : destinations) {
