@@ -10,8 +10,8 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -41,7 +41,10 @@ void require_same_type(const char* what) {
 /// (it must be associative). Collective; every image gets the result. Throws usage_error on
 /// every image if the images pass values of different types.
 template <class T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_reduce(
+    const T& value,
+    Op op,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   static_assert(
       std::is_trivially_copyable_v<T>,
@@ -73,21 +76,27 @@ T co_builtin(const char* what, const T& value, runtime::reduce_op op, Fallback f
 /// The sum of every image's value. Collective; usage_error on every image if the images pass
 /// values of different types (so for co_min and co_max).
 template <class T>
-[[nodiscard]] T co_sum(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_sum(
+    const T& value,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_sum", where);
   return detail::co_builtin("pgas::co_sum", value, runtime::reduce_op::sum,
                             [](const T& a, const T& b) { return a + b; });
 }
 /// The least of every image's value. Collective.
 template <class T>
-[[nodiscard]] T co_min(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_min(
+    const T& value,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_min", where);
   return detail::co_builtin("pgas::co_min", value, runtime::reduce_op::min,
                             [](const T& a, const T& b) { return b < a ? b : a; });
 }
 /// The greatest of every image's value. Collective.
 template <class T>
-[[nodiscard]] T co_max(const T& value, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_max(
+    const T& value,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_max", where);
   return detail::co_builtin("pgas::co_max", value, runtime::reduce_op::max,
                             [](const T& a, const T& b) { return a < b ? b : a; });
@@ -96,9 +105,10 @@ template <class T>
 /// Image `root`'s value, on every image. Collective. Throws usage_error on every image if root
 /// does not exist, or the images name different roots or pass values of different types.
 template <class T>
-[[nodiscard]] T co_broadcast(const T& value,
-                             std::size_t root,
-                             runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_broadcast(
+    const T& value,
+    std::size_t root,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(
       std::is_trivially_copyable_v<T>,
@@ -166,42 +176,47 @@ future<void> async_co_reduce_span(const char* what, std::span<T> values, runtime
 /// `result_image` (the others' values stay as they were). Collective; throws usage_error on
 /// every image if the lengths or the named images differ, or the image does not exist.
 template <class T>
-void co_sum(std::span<T> values,
-            std::optional<std::size_t> result_image = {},
-            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+void co_sum(
+    std::span<T> values,
+    std::optional<std::size_t> result_image = {},
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_sum", where);
   detail::co_reduce_span("pgas::co_sum", values, runtime::reduce_op::sum, result_image);
 }
 /// As co_sum, with the least value.
 template <class T>
-void co_min(std::span<T> values,
-            std::optional<std::size_t> result_image = {},
-            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+void co_min(
+    std::span<T> values,
+    std::optional<std::size_t> result_image = {},
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_min", where);
   detail::co_reduce_span("pgas::co_min", values, runtime::reduce_op::min, result_image);
 }
 /// As co_sum, with the greatest value.
 template <class T>
-void co_max(std::span<T> values,
-            std::optional<std::size_t> result_image = {},
-            runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+void co_max(
+    std::span<T> values,
+    std::optional<std::size_t> result_image = {},
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_max", where);
   detail::co_reduce_span("pgas::co_max", values, runtime::reduce_op::max, result_image);
 }
 /// As co_sum, with any of MPI's ops (pgas::reduce_op).
 template <class T>
-void co_reduce(std::span<T> values,
-               reduce_op op,
-               std::optional<std::size_t> result_image = {},
-               runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+void co_reduce(
+    std::span<T> values,
+    reduce_op op,
+    std::optional<std::size_t> result_image = {},
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   detail::co_reduce_span("pgas::co_reduce", values, op, result_image);
 }
 /// source_image's values, copied into every image's. Collective; throws as co_sum does.
 template <class T>
-void co_broadcast(std::span<T> values,
-                  std::size_t source_image,
-                  runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+void co_broadcast(
+    std::span<T> values,
+    std::size_t source_image,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
   const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image);

@@ -5,9 +5,9 @@
 #include <pgas/coarray.hpp>
 #include <pgas/detail/locality.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
@@ -29,12 +29,12 @@ class event {
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
-  void post(std::size_t img) {
-    detail::add_after_writes(counts_(img).address(), 1);
-  }
+  void post(std::size_t img) { detail::add_after_writes(counts_(img).address(), 1); }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
-  void wait(std::int64_t n = 1, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  void wait(
+      std::int64_t n = 1,
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::event::wait", where);
     if (n < 1)
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +

@@ -109,7 +109,8 @@ class [[nodiscard]] future {
     return value_.has_value() || source_->ready();
   }
   /// Blocks until the value has arrived (for a put: the source buffer is reusable). Local.
-  void wait(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  void wait(
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::future::wait", where);
     require_valid("wait");
     if (!value_)

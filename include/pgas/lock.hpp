@@ -6,9 +6,9 @@
 
 #include <pgas/array.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <cstddef>
@@ -31,7 +31,9 @@ class lock_type {
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
-  void lock(std::size_t img, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  void lock(
+      std::size_t img,
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::lock_type::lock", where);
     const std::size_t me = cells_.team().rank();
     require_free_here(img, "lock");
@@ -128,7 +130,10 @@ class critical {
   critical() = default;
   /// Collective over team t.
   explicit critical(const team& t) : lock_(t) {}
-  void lock(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) { lock_.lock(0, where); }
+  void lock(
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+    lock_.lock(0, where);
+  }
   void unlock() { lock_.unlock(0); }
   [[nodiscard]] bool try_lock() { return lock_.try_lock(0); }
 

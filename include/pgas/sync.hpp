@@ -4,9 +4,9 @@
 
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
-#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -19,12 +19,15 @@ namespace pgas {
 
 /// Collective over the team in force: completes every image's outstanding writes and makes
 /// them visible everywhere (Fortran's SYNC ALL).
-inline void sync_all(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_all(
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::sync_all", where);
   runtime::sync_all(runtime::current_comm());
 }
 /// Collective over team t: as sync_all(), over t's images.
-inline void sync_all(const team& t, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_all(
+    const team& t,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::sync_all", where);
   runtime::sync_all(t.native());
 }
@@ -32,7 +35,9 @@ inline void sync_all(const team& t, runtime::watchdog::source_location where = r
 /// Completes this image's writes and waits for each listed image (numbered in the team in
 /// force) to name this one in its own sync_images (Fortran's SYNC IMAGES). Throws usage_error
 /// for an image that does not exist or is listed twice, before any communication.
-inline void sync_images(std::span<const std::size_t> images, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_images(
+    std::span<const std::size_t> images,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::sync_images", where);
   const team in_force = current_team();
   std::vector<int> ranks;
@@ -53,10 +58,14 @@ inline void sync_images(std::span<const std::size_t> images, runtime::watchdog::
   }
   runtime::sync_images(ranks);
 }
-inline void sync_images(std::initializer_list<std::size_t> images, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_images(
+    std::initializer_list<std::size_t> images,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   sync_images(std::span<const std::size_t>(images.begin(), images.size()), where);
 }
-inline void sync_images(const std::vector<std::size_t>& images, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_images(
+    const std::vector<std::size_t>& images,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   sync_images(std::span<const std::size_t>(images), where);
 }
 
@@ -67,7 +76,9 @@ struct all_images_t {
 inline constexpr all_images_t all_images{};
 /// Completes this image's writes and waits for every other image to name this one (or all
 /// images) in its own sync_images.
-inline void sync_images(all_images_t, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_images(
+    all_images_t,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::sync_images", where);
   const team in_force = current_team();
   std::vector<int> others;
@@ -81,7 +92,8 @@ inline void sync_images(all_images_t, runtime::watchdog::source_location where =
 /// Local: completes this image's outstanding writes (Fortran's SYNC MEMORY), and waits until
 /// every remote call it sent (rpc_ff) has run, which needs their targets to make progress.
 /// Other images see the writes once they synchronise with this one.
-inline void sync_memory(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+inline void sync_memory(
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::sync_memory", where);
   runtime::sync_memory();
 }

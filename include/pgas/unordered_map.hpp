@@ -189,7 +189,8 @@ class unordered_map {
 
   /// Collective: delivers every image's queued operations to their owners, which apply them
   /// and grow their tables as needed. Afterwards every image sees the result.
-  void commit(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  void commit(
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::unordered_map::commit", where);
     live_.require(name);
     // Every async update sent before commit() is applied first; from here until the table is

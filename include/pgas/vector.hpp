@@ -109,7 +109,8 @@ class vector : public detail::storage<T, sized_blocks> {
 
   /// Collective: publishes every image's appended elements. Afterwards size() counts them and
   /// every image can reach them.
-  void commit(runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  void commit(
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     const runtime::watchdog::waiting_in watched("pgas::vector::commit", where);
     auto& s = this->state();
     const std::size_t mine = s.local.size() + uncommitted();

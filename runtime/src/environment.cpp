@@ -27,8 +27,8 @@ struct world_state {
   MPI_Comm notify = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
-  bool shares_memory = false;   // every image can map every other's window memory
-  bool oversubscribed = false;  // this node runs more images than its images may use cores
+  bool shares_memory = false;      // every image can map every other's window memory
+  bool oversubscribed = false;     // this node runs more images than its images may use cores
   std::vector<bool> on_this_node;  // by world rank: the images this node runs
 };
 
@@ -125,9 +125,8 @@ node_shape shape_of_this_node(MPI_Comm world) {
 // True on every image alike when all images run on one shared-memory node and none turned it
 // off: a window's flavor must be the same on every process.
 bool agree_on_shared_memory(MPI_Comm world, int size, int node_images) {
-  int mine = node_images == size && shared_memory_wanted() && (size == 1 || !one_image_per_node())
-                 ? 1
-                 : 0;
+  int mine =
+      node_images == size && shared_memory_wanted() && (size == 1 || !one_image_per_node()) ? 1 : 0;
   int all = 0;
   runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
   return all == 1;

@@ -101,15 +101,15 @@ struct engine {
   std::vector<std::size_t> acks_spare;         // send_acks's other list
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
-  std::size_t outstanding = 0;  // messages from user code, unacknowledged
+  std::size_t outstanding = 0;              // messages from user code, unacknowledged
   std::vector<std::size_t> outstanding_to;  // the same, by destination
-  std::vector<std::size_t> children_to;     // messages handlers sent, unacknowledged, by destination
+  std::vector<std::size_t> children_to;  // messages handlers sent, unacknowledged, by destination
   // Acknowledgements of user code's messages wait until their sender asks (it waits for them)
   // or something goes to it anyway: a stream needs no message back per buffer. By source:
   std::vector<char> acks_wanted;       // it asked, and is still owed some
   std::vector<char> acks_now;          // acknowledgements of handlers' messages: never held
   std::vector<std::size_t> open_from;  // records of its user code's messages not finished
-  context current;              // of the handler running, if any
+  context current;                     // of the handler running, if any
   std::uint64_t ack_name = 0;
   std::uint64_t ask_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
@@ -527,9 +527,8 @@ void quiesce_except(std::size_t destination) {
     if (d != destination)
       send_asking_for_acks(e, d);
   }
-  progress_until([&] {
-    return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0);
-  });
+  progress_until(
+      [&] { return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0); });
 }
 
 void await_handled(std::span<const std::size_t> destinations) {

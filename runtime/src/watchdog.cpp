@@ -19,11 +19,11 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-bool ending = false;                   // PGAS_WATCHDOG=S was given
-clock::time_point wait_started;        // of the wait being timed
-bool reported = false;                 // this wait's line was printed (reporting only)
-bool peer_fired = false;               // another image's watchdog fired: report and end
-std::size_t fired_by = 0;              // its world rank
+bool ending = false;                             // PGAS_WATCHDOG=S was given
+clock::time_point wait_started;                  // of the wait being timed
+bool reported = false;                           // this wait's line was printed (reporting only)
+bool peer_fired = false;                         // another image's watchdog fired: report and end
+std::size_t fired_by = 0;                        // its world rank
 constexpr auto grace = std::chrono::seconds(2);  // for the others' lines before the job ends
 
 // One line: this image, how long it waited, in which call and where, and its team.
@@ -105,8 +105,8 @@ void detail::check_slowly(unsigned) noexcept {
   }
   const double waited = std::chrono::duration<double>(now - wait_started).count();
   if (peer_fired) {
-    const std::string why = "image " + std::to_string(fired_by) +
-                            "'s watchdog fired (PGAS_WATCHDOG); ending the job";
+    const std::string why =
+        "image " + std::to_string(fired_by) + "'s watchdog fired (PGAS_WATCHDOG); ending the job";
     report(waited, why.c_str());
     end_after_grace();
   }

@@ -161,7 +161,8 @@ void await_owners(window_state& s) {
   std::vector<std::size_t> destinations;
   for (std::size_t t = 0; t < s.at_owner.size(); ++t) {
     if (s.at_owner[t] != 0)
-      destinations.push_back(static_cast<std::size_t>(s.handle->world_rank_of(static_cast<int>(t))));
+      destinations.push_back(
+          static_cast<std::size_t>(s.handle->world_rank_of(static_cast<int>(t))));
   }
   messages::await_handled(destinations);
   std::fill(s.at_owner.begin(), s.at_owner.end(), 0);

@@ -76,7 +76,8 @@ TEST(Event, writes_to_a_third_image_are_visible_to_the_image_posted_to) {
       for (std::size_t k = 0; k < 4; ++k) data[8 * 2 + k] = round * 10 + static_cast<long>(k);
       const std::vector<long> bulk(4, round);
       pgas::put(data, 8 * 2 + 4, std::span<const long>(bulk));
-      pgas::rpc_ff(2, [](long r) { called = r; }, static_cast<long>(round));
+      pgas::rpc_ff(
+          2, [](long r) { called = r; }, static_cast<long>(round));
       data[8 * 1] = round;  // and one to the image posted to
       ev.post(1);
       // Away from pgas for a while, so that nothing it still holds goes out meanwhile: a post

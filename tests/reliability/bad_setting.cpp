@@ -28,8 +28,9 @@ int main(int argc, char** argv) {
     what = e.what();
   }
   const std::string want = !given_bad ? "on another image"
-                           : watchdog ? "PGAS_WATCHDOG must be a number of seconds"
-                                      : "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes";
+                           : watchdog
+                               ? "PGAS_WATCHDOG must be a number of seconds"
+                               : "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes";
   const bool ok = what.find(want) != std::string::npos;
   std::printf("image %d: %s (%s)\n", rank,
               ok ? "refused as it should be" : "not refused as it should be", what.c_str());

@@ -87,9 +87,10 @@ T co_reduce_serialized(const char* what,
 /// source_image's value, on every image. Collective; throws usage_error on every image if the
 /// images name different sources or the source does not exist.
 template <detail::serialized_value T>
-[[nodiscard]] T co_broadcast(const T& value,
-                             std::size_t source_image,
-                             runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_broadcast(
+    const T& value,
+    std::size_t source_image,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   const int root = detail::agreed_image<T>("pgas::co_broadcast", 0, source_image);
   runtime::byte_buffer bytes;
@@ -103,7 +104,10 @@ template <detail::serialized_value T>
 /// (op must be associative, need not be commutative), on every image. Collective: O(log p)
 /// steps of a binomial tree.
 template <detail::serialized_value T, class Op>
-[[nodiscard]] T co_reduce(const T& value, Op op, runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_reduce(
+    const T& value,
+    Op op,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, std::nullopt);
 }
@@ -111,10 +115,11 @@ template <detail::serialized_value T, class Op>
 /// As co_reduce(value, op), with the result on `result_image` only; the other images get their
 /// own value back (Fortran leaves theirs undefined).
 template <detail::serialized_value T, class Op>
-[[nodiscard]] T co_reduce(const T& value,
-                          Op op,
-                          std::size_t result_image,
-                          runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+[[nodiscard]] T co_reduce(
+    const T& value,
+    Op op,
+    std::size_t result_image,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_reduce", where);
   return detail::co_reduce_serialized("pgas::co_reduce", value, op, result_image);
 }

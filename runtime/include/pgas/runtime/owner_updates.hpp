@@ -11,8 +11,8 @@
 // Updates without a result travel as batches of the owner-side engine (messages.hpp), at most
 // one message per owner per batch; the sender's window orders a batch after its earlier writes
 // to the owner and before its later ones, and its flushes and sync points wait until the engine
-// says the owner handled the message (window::sending_to_owner). Atomics with a result are a round trip:
-// the caller makes progress until the owner's answer has arrived.
+// says the owner handled the message (window::sending_to_owner). Atomics with a result are a round
+// trip: the caller makes progress until the owner's answer has arrived.
 
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/element_runs.hpp>
@@ -345,10 +345,10 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
     return;
   }
   w.sending_to_owner(target, disp, bytes);
-  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
-                                    messages::name_of(&detail::on_store),
-                                    sizeof(detail::store_header) + bytes)
-                      .data();
+  std::byte* at =
+      messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                        messages::name_of(&detail::on_store), sizeof(detail::store_header) + bytes)
+          .data();
   const detail::store_header h{w.name(), static_cast<std::int64_t>(disp), bytes};
   std::memcpy(at, &h, sizeof h);
   std::memcpy(at + sizeof h, from, bytes);
