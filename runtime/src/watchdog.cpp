@@ -94,7 +94,7 @@ void tell_everyone() noexcept {
 
 }  // namespace
 
-void detail::check_slowly(unsigned) noexcept {
+void detail::check_slowly() noexcept {
   const clock::time_point now = clock::now();
   if (detail::fresh_wait) {
     detail::fresh_wait = false;
@@ -143,10 +143,6 @@ void configure() {
   }
   ending = s > 0.0;
   detail::limit_seconds = s;
-}
-
-bool ends_job() noexcept {
-  return ending;
 }
 
 void on_fired(std::size_t source) noexcept {

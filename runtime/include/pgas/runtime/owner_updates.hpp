@@ -333,12 +333,17 @@ void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduc
       });
 }
 
+/// True when a write of `bytes` fits in one store message.
+[[nodiscard]] inline bool store_fits(std::size_t bytes) noexcept {
+  return sizeof(detail::store_header) + bytes <= messages::max_message_bytes();
+}
+
 /// Writes the `bytes` bytes at `from` to `target` at `disp`, by the owner: copied here at once
 /// when this image is the target, else sent as one engine message that the owner applies with
 /// a plain copy. The window orders it with this image's writes through MPI and awaits it as a
 /// batch (sending_to_owner). Local; `from` may be reused on return; complete at the next flush
 /// of `target` or sync point. The window must owner_applies_updates(); `bytes` must fit in one
-/// message (messages::max_message_bytes() less a header).
+/// message (store_fits).
 inline void store(window& w, const void* from, std::size_t bytes, int target, MPI_Aint disp) {
   if (target == w.rank()) {
     std::memcpy(w.own_memory_for_update(disp, bytes), from, bytes);

@@ -65,7 +65,7 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
 /// memory, where a flush costs next to nothing.
 template <transferable T>
 void put_value(window& w, const T& value, int target, MPI_Aint disp) {
-  if (w.owner_applies_updates() && sizeof(T) + 64 <= messages::max_message_bytes() &&
+  if (w.owner_applies_updates() && owner_updates::store_fits(sizeof(T)) &&
       !on_this_node(static_cast<std::size_t>(w.world_rank_of(target)))) {
     owner_updates::store(w, &value, sizeof(T), target, disp);
     statistics::count(&rma_stats::puts, sizeof(T));

@@ -64,7 +64,7 @@ namespace detail {
 inline thread_local const site* innermost = nullptr;
 inline thread_local bool fresh_wait = true;
 inline double limit_seconds = 0.0;  // 0: off
-void check_slowly(unsigned polls) noexcept;
+void check_slowly() noexcept;
 }  // namespace detail
 
 /// Marks the scope of a public call that may wait: the watchdog names it and `where`. Cheap:
@@ -92,14 +92,12 @@ inline void begin_wait() noexcept {
 /// the clock once in 1024 calls.
 inline void check(unsigned polls) noexcept {
   if (detail::limit_seconds > 0.0 && (detail::fresh_wait || (polls & 1023U) == 0))
-    detail::check_slowly(polls);
+    detail::check_slowly();
 }
 
 /// Reads PGAS_WATCHDOG (environment start). Throws usage_error for a value that is not a
 /// number of seconds >= 0. Local.
 void configure();
-/// True when PGAS_WATCHDOG ends the job (rather than only reporting). Local.
-[[nodiscard]] bool ends_job() noexcept;
 /// The message engine's handler of "an image's watchdog fired": this image reports where it
 /// waits when it next idles, and the job ends. Local.
 void on_fired(std::size_t source) noexcept;
