@@ -2,6 +2,7 @@
 // Futures for non-blocking gets and puts: wait, ready, get, then, and when_all.
 
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/lifetime.hpp>
 #include <pgas/runtime/request.hpp>
 #include <pgas/runtime/watchdog.hpp>
 
@@ -42,15 +43,21 @@ struct ready_source final : future_source<T> {
 };
 
 // A request-based transfer; the value (if any) lands in `value`, whose address stays fixed.
+// Of an element of a container that must still live when the future is used (`life`).
 template <class T>
 struct request_source final : future_source<T> {
-  bool ready() override { return request.test(); }
+  bool ready() override {
+    runtime::require_alive(life, "a future");
+    return request.test();
+  }
   T take() override {
+    runtime::require_alive(life, "a future");
     request.wait();
     return std::move(value);
   }
   T value{};
   runtime::request request;
+  runtime::lifetime_token life;
 };
 
 template <class T, class U, class F>

@@ -2,8 +2,10 @@
 // Random-access iterators over a whole distributed container, so std::ranges / range-v3
 // algorithms and range-for work on it (correct, but one remote access per element).
 
+#include <pgas/detail/internal_only.hpp>
 #include <pgas/global_ref.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/lifetime.hpp>
 
 #include <compare>
 #include <cstddef>
@@ -12,8 +14,10 @@
 
 namespace pgas {
 
-/// Iterates over global indices of `Container`, whose `element(i)` gives a global_ptr. `T` is
-/// the element type; a read-only iterator has a const Container and a const T.
+/// Iterates over global indices of `Container`, whose `element(i)` gives a global_ptr and whose
+/// `lifetime(internal)` what an iterator holds to know the container still lives where it was
+/// (a stale iterator throws usage_error instead of reaching freed memory). `T` is the element
+/// type; a read-only iterator has a const Container and a const T.
 template <class Container, class T>
 class global_iterator {
  public:
@@ -25,18 +29,20 @@ class global_iterator {
   using iterator_category = std::input_iterator_tag;
 
   global_iterator() noexcept = default;
-  global_iterator(Container* c, difference_type i) noexcept : c_{c}, i_{i} {}
+  global_iterator(Container* c, difference_type i)
+      : c_{c}, life_{c->lifetime(detail::internal)}, i_{i} {}
   /// A mutable iterator converts to a read-only one.
   template <class MutableContainer, class U>
   requires(std::is_same_v<const MutableContainer, Container> &&
            !std::is_same_v<MutableContainer, Container> && std::is_same_v<const U, T>)
       global_iterator(const global_iterator<MutableContainer, U>& it)
   noexcept  // NOLINT
-      : c_{it.container()}, i_{it.index()} {}
+      : c_{it.c_}, life_{it.life_}, i_{it.i_} {}
 
   /// The element here; out_of_range past either end (a remote access there would reach
   /// another image's memory or none).
   [[nodiscard]] reference operator*() const {
+    runtime::require_alive(life_, "an iterator");
     const auto i = static_cast<std::size_t>(i_);  // a negative index wraps to a huge one
     if (i >= c_->size())
       runtime::throw_out_of_range("iterator index", i, c_->size());
@@ -45,7 +51,11 @@ class global_iterator {
   [[nodiscard]] reference operator[](difference_type k) const { return *(*this + k); }
   /// The global index this iterator stands at. Local.
   [[nodiscard]] difference_type index() const noexcept { return i_; }
-  [[nodiscard]] Container* container() const noexcept { return c_; }
+  /// The container; usage_error once it is gone (destroyed or moved from). Local.
+  [[nodiscard]] Container* container() const {
+    runtime::require_alive(life_, "an iterator");
+    return c_;
+  }
 
   global_iterator& operator++() noexcept { return *this += 1; }
   global_iterator operator++(int) noexcept {
@@ -88,7 +98,10 @@ class global_iterator {
   }
 
  private:
+  template <class C, class U>
+  friend class global_iterator;
   Container* c_ = nullptr;
+  runtime::lifetime_token life_;
   difference_type i_ = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/runtime/datatype.hpp>
+#include <pgas/runtime/lifetime.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <mpi.h>
@@ -27,18 +28,21 @@ class global_ptr {
 
   global_ptr() noexcept = default;
   /// Only containers make global_ptrs from parts: a pointer made up by hand could name memory
-  /// no image exposes. `disp` is in the window's displacement units; `step` is how many units one
+  /// no image exposes. `life` is the container's (a pointer that outlives it throws when used);
+  /// `disp` is in the window's displacement units; `step` is how many units one
   /// element spans (1 for a window whose disp_unit is sizeof(T), sizeof(T) on a dynamic window,
   /// where displacements are addresses). `local` is the element's address in this process, or null
   /// when only RMA reaches it; `owned_here` says whether this image is its owner.
   global_ptr(detail::internal_only,
              runtime::window* win,
+             runtime::lifetime_token life,
              std::size_t image,
              MPI_Aint disp,
              MPI_Aint step,
              T* local,
              bool owned_here) noexcept
       : win_{win},
+        life_{life},
         image_{image},
         in_peer_memory_{local != nullptr && !owned_here},
         disp_{disp},
@@ -48,16 +52,24 @@ class global_ptr {
   template <class U>
   requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) global_ptr(const global_ptr<U>& p)
   noexcept  // NOLINT(google-explicit-constructor)
-      : win_{p.window(detail::internal)},
-        image_{p.image()},
-        in_peer_memory_{p.in_peer_memory()},
-        disp_{p.displacement(detail::internal)},
-        step_{p.step(detail::internal)},
-        local_{p.local()} {}
+      : win_{p.win_},
+        life_{p.life_},
+        image_{p.image_},
+        in_peer_memory_{p.in_peer_memory_},
+        disp_{p.disp_},
+        step_{p.step_},
+        local_{p.local_} {}
 
-  /// The library's view of the pointer: its window, its displacement there and how many
-  /// displacement units one element spans. Local.
-  [[nodiscard]] runtime::window* window(detail::internal_only) const noexcept { return win_; }
+  /// The library's view of the pointer: its window (usage_error once its container is gone:
+  /// every MPI path asks for it), its displacement there and how many displacement units one
+  /// element spans. Local.
+  [[nodiscard]] runtime::window* window(detail::internal_only) const {
+    runtime::require_alive(life_, "a global_ptr or global_ref");
+    return win_;
+  }
+  [[nodiscard]] runtime::lifetime_token lifetime(detail::internal_only) const noexcept {
+    return life_;
+  }
   [[nodiscard]] MPI_Aint displacement(detail::internal_only) const noexcept { return disp_; }
   [[nodiscard]] MPI_Aint step(detail::internal_only) const noexcept { return step_; }
   /// The owning image, 0-based, numbered as the container numbers its images. Local.
@@ -66,8 +78,12 @@ class global_ptr {
   /// memory is mapped here (arrays and matrices when all images run on one node; as UPC++'s
   /// is_local() means the local team). Ownership is image(). Local.
   [[nodiscard]] bool is_local() const noexcept { return local_ != nullptr; }
-  /// The element's address in this process, or null when only RMA reaches it. Local.
-  [[nodiscard]] T* local() const noexcept { return local_; }
+  /// The element's address in this process, or null when only RMA reaches it; usage_error once
+  /// its container is gone (destroyed or moved from). Local.
+  [[nodiscard]] T* local() const {
+    runtime::require_alive(life_, "a global_ptr or global_ref");
+    return local_;
+  }
   /// True when the element is another image's, mapped into this process. Local.
   [[nodiscard]] bool in_peer_memory() const noexcept { return in_peer_memory_; }
   /// True when this image owns the element (is_local() and not in a peer's memory). Local.
@@ -77,6 +93,7 @@ class global_ptr {
   /// RMA writes to that peer are completed first, and inside a fence or neighbourhood phase
   /// the read is refused (usage_error naming `what`). Local.
   [[nodiscard]] const T* local_for_reading(const char* what) const {
+    runtime::require_alive(life_, what);
     if (in_peer_memory_)
       win_->loading_from(what, static_cast<int>(image_));
     return local_;
@@ -107,7 +124,10 @@ class global_ptr {
   }
 
  private:
+  template <class U>
+  friend class global_ptr;
   runtime::window* win_ = nullptr;
+  runtime::lifetime_token life_;
   std::size_t image_ = 0;
   bool in_peer_memory_ = false;
   MPI_Aint disp_ = 0;

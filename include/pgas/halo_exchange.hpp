@@ -3,6 +3,7 @@
 // begin and wait() the image may compute with every cell it owns (the puts only read them) but
 // must not read its ghost cells nor write the cells its neighbours mirror.
 
+#include <pgas/runtime/lifetime.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <utility>
@@ -13,21 +14,26 @@ class halo_exchange {
  public:
   /// Nothing in flight: wait() returns at once.
   halo_exchange() noexcept = default;
-  /// An exchange whose puts were issued in a neighbourhood phase of `w`.
-  explicit halo_exchange(runtime::window& w) noexcept : w_{&w} {}
-  halo_exchange(halo_exchange&& other) noexcept : w_{std::exchange(other.w_, nullptr)} {}
+  /// An exchange whose puts were issued in a neighbourhood phase of `w`, the window of the
+  /// array whose lifetime `life` names.
+  halo_exchange(runtime::window& w, runtime::lifetime_token life) noexcept : w_{&w}, life_{life} {}
+  halo_exchange(halo_exchange&& other) noexcept
+      : w_{std::exchange(other.w_, nullptr)}, life_{other.life_} {}
   halo_exchange& operator=(halo_exchange&& other) {
     if (this != &other) {
       wait();
       w_ = std::exchange(other.w_, nullptr);
+      life_ = other.life_;
     }
     return *this;
   }
   halo_exchange(const halo_exchange&) = delete;
   halo_exchange& operator=(const halo_exchange&) = delete;
   /// Waits, if wait() was not called: the ghost cells must not be left half filled. An error
-  /// then cannot be reported, so call wait().
+  /// then cannot be reported, so call wait(). Of an array already gone, nothing is left to do.
   ~halo_exchange() {
+    if (!runtime::alive(life_))
+      return;
     try {
       wait();
     } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor may not throw
@@ -35,10 +41,12 @@ class halo_exchange {
   }
 
   /// Blocks until this image's ghost cells hold the neighbours' values and its own cells may
-  /// change again (the neighbours have what they need of them). Idempotent.
+  /// change again (the neighbours have what they need of them). Idempotent. usage_error once
+  /// the array is gone (destroyed or moved from): wait before that.
   void wait() {
     if (w_ == nullptr)
       return;
+    runtime::require_alive(life_, "a halo_exchange");
     runtime::window* w = std::exchange(w_, nullptr);
     w->end_neighbourhood_phase();
   }
@@ -48,6 +56,7 @@ class halo_exchange {
   [[nodiscard]] bool test() {
     if (w_ == nullptr)
       return true;
+    runtime::require_alive(life_, "a halo_exchange");
     if (!w_->test_neighbourhood_phase())
       return false;
     w_ = nullptr;
@@ -58,6 +67,7 @@ class halo_exchange {
 
  private:
   runtime::window* w_ = nullptr;
+  runtime::lifetime_token life_;
 };
 
 }  // namespace pgas

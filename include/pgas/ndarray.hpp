@@ -114,8 +114,19 @@ class ndarray {
     s_ = std::move(s);
     runtime::sync_all(t.native());
   }
-  ndarray(ndarray&&) noexcept = default;
-  ndarray& operator=(ndarray&&) noexcept = default;
+  // A move hands the state over; handles made through the moved-from array end.
+  ndarray(ndarray&& other) noexcept : s_{std::move(other.s_)} {
+    if (s_)
+      s_->life.renew();
+  }
+  ndarray& operator=(ndarray&& other) noexcept {
+    if (this != &other) {
+      s_ = std::move(other.s_);
+      if (s_)
+        s_->life.renew();
+    }
+    return *this;
+  }
   ndarray(const ndarray&) = delete;
   ndarray& operator=(const ndarray&) = delete;
   /// Collective: every image destroys its array together.
@@ -181,7 +192,7 @@ class ndarray {
       s.win.end_neighbourhood_phase();
       throw;
     }
-    return halo_exchange{s.win};
+    return halo_exchange{s.win, s.life.token()};
   }
 
   /// The element at global index `at` (unchecked) as a global pointer; through a const array,
@@ -249,7 +260,7 @@ class ndarray {
     const state& s = st();
     const auto place = s.layout.locate(at);
     T* here = detail::address_here(place.image, s.me, s.data.data(), s.mapped, place.offset);
-    return global_ptr<U>(pgas::detail::internal, &s.win, place.image,
+    return global_ptr<U>(pgas::detail::internal, &s.win, s.life.token(), place.image,
                          static_cast<MPI_Aint>(place.offset), 1, here, place.image == s.me);
   }
   [[nodiscard]] state& st() const { return detail::live_state(s_, "pgas::ndarray"); }

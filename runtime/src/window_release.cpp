@@ -61,6 +61,16 @@ void window::release() noexcept {
   live.erase(std::remove(live.begin(), live.end(), &s), live.end());
   // After MPI_Finalize nothing may be called; the program ended the environment too early.
   if (s.win != MPI_WIN_NULL && mpi_running()) {
+    // A halo exchange still in flight (its handle outlived the array, or was never waited
+    // for): its epochs end first, or MPI_Win_free would be erroneous (MPI-4.1 §12.2.5). The
+    // neighbours are destroying their arrays too, so they complete it.
+    if (s.mode == epoch::neighbourhood) {
+      try {
+        end_neighbourhood_phase();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
+      }
+    }
     if (s.mode == epoch::passive && messages::running()) {
       // Nobody's operation may land after the window is freed or reused: this process's writes
       // complete (stores into mapped peer memory ordered by MPI_Win_sync), and every update sent

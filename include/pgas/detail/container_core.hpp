@@ -2,11 +2,12 @@
 // What every distributed container holds, whatever its shape (array, array_view, vector and the
 // map's table through storage.hpp; ndarray and matrix): the team it was made on, this image's
 // number there, the window with every image's part, those parts as mapped here, a sync point of
-// its own team, the check that every image asked for the same container, and the guard that
-// makes a moved-from container say so.
+// its own team, the check that every image asked for the same container, and the guards that
+// make a moved-from container, and a handle that outlived its container, say so.
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/lifetime.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/runtime/window.hpp>
@@ -25,6 +26,9 @@ struct container_core {
   std::size_t me = 0;              // this image's number in it
   mutable runtime::window win;     // every image's part
   std::vector<T*> mapped;          // every part as mapped here, or empty (mapped_parts.hpp)
+  // What its handles check: ends with the state, and is renewed when the container is moved
+  // from, so a handle never outlives the container object it came from (runtime/lifetime.hpp).
+  runtime::lifetime life;
 
   /// Binds the core to team t (the window and parts come later). Local.
   void make_on(const pgas::team& t) {

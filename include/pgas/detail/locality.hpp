@@ -178,11 +178,15 @@ requires(!std::is_const_v<T>) [[nodiscard]] T
 template <class T>
 [[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p) {
   using V = std::remove_const_t<T>;
-  if (p.is_local())
-    return future<V>::make_ready(*p.local_for_reading("async_get"));
+  // Read here or not, the future belongs to the container: it throws once that is gone.
   auto source = std::make_unique<request_source<V>>();
-  source->request = runtime::rget(*p.window(internal), std::span{&source->value, 1}, rank_of(p),
-                                  p.displacement(internal));
+  source->life = p.lifetime(internal);
+  if (p.is_local()) {
+    source->value = *p.local_for_reading("async_get");
+  } else {
+    source->request = runtime::rget(*p.window(internal), std::span{&source->value, 1}, rank_of(p),
+                                    p.displacement(internal));
+  }
   return future<V>{std::move(source)};
 }
 
@@ -190,14 +194,19 @@ template <class T>
 // addresses, until the request completes.
 template <class T>
 struct atomic_request_source final : future_source<T> {
-  bool ready() override { return request.test(); }
+  bool ready() override {
+    runtime::require_alive(life, "a future");
+    return request.test();
+  }
   T take() override {
+    runtime::require_alive(life, "a future");
     request.wait();
     return result;
   }
   T operand{};
   T result{};
   runtime::request request;
+  runtime::lifetime_token life;
 };
 
 // A compare-and-swap MPI has taken (it has no request form): done once the window completes
@@ -214,10 +223,12 @@ struct compare_and_swap_source final : future_source<T> {
     return result;
   }
   void complete() {
+    runtime::require_alive(life, "a future");
     if (pending)
       window->flush_local(target);
     pending = false;
   }
+  runtime::lifetime_token life;
   T desired{};
   T expected{};
   T result{};
@@ -232,6 +243,7 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(const g
                                                                          const T& v,
                                                                          runtime::reduce_op op) {
   auto source = std::make_unique<atomic_request_source<T>>();
+  source->life = p.lifetime(internal);
   source->operand = v;
   source->request = runtime::rfetch_and_op(*p.window(internal), &source->operand, &source->result,
                                            rank_of(p), p.displacement(internal), op);
@@ -244,6 +256,7 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(con
                                                                              const T& desired,
                                                                              const T& expected) {
   auto source = std::make_unique<compare_and_swap_source<T>>();
+  source->life = p.lifetime(internal);
   source->desired = desired;
   source->expected = expected;
   source->window = p.window(internal);
@@ -260,6 +273,7 @@ template <class T>
 requires(!std::is_const_v<T>)
     [[nodiscard]] future<void> async_store(const global_ptr<T>& p, const T& v) {
   auto source = std::make_unique<request_source<std::monostate>>();
+  source->life = p.lifetime(internal);
   if (p.is_local()) {
     *p.local() = v;
   } else {

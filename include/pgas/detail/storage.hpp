@@ -115,6 +115,10 @@ class storage {
   [[nodiscard]] const_iterator end() const {
     return const_iterator{this, static_cast<std::ptrdiff_t>(size())};
   }
+  /// What this container's handles hold to know it still lives here (runtime/lifetime.hpp).
+  [[nodiscard]] runtime::lifetime_token lifetime(internal_only) const {
+    return state().life.token();
+  }
   [[nodiscard]] const_iterator cbegin() const { return begin(); }
   [[nodiscard]] const_iterator cend() const { return end(); }
 
@@ -210,11 +214,17 @@ class storage {
  protected:
   storage() = default;
   explicit storage(std::unique_ptr<state_type> s) noexcept : s_{std::move(s)} {}
-  storage(storage&&) noexcept = default;
+  // A move hands the state over; handles made through the moved-from container end.
+  storage(storage&& other) noexcept : s_{std::move(other.s_)} {
+    if (s_)
+      s_->life.renew();
+  }
   storage& operator=(storage&& other) noexcept {
     if (this != &other) {
       issue_held_writes();
       s_ = std::move(other.s_);
+      if (s_)
+        s_->life.renew();
     }
     return *this;
   }
@@ -251,8 +261,8 @@ class storage {
     const std::size_t off = s.dist.local_offset(i);
     T* local = address_here(img, s.me, s.local.data(), s.mapped, off);
     const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
-    return global_ptr<T>(internal, &s.win, img, base + static_cast<MPI_Aint>(off) * s.step, s.step,
-                         local, img == s.me);
+    return global_ptr<T>(internal, &s.win, s.life.token(), img,
+                         base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
   }
   // Issues writes held back for later (aggregators) before the state, and its window, may go:
   // they may be meant for this container. Reports, never throws.
