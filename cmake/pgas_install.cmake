@@ -17,4 +17,4 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pgasConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/pgasConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pgas)
 # The optional targets' dependencies are found again, the same way, by the installed package.
-install(FILES cmake/pgas_find_io_dependencies.cmake cmake/pgas_find_hwloc.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pgas)
+install(FILES cmake/pgas_find_io_dependencies.cmake cmake/pgas_find_hwloc.cmake cmake/pgas_mpi_family.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pgas)

@@ -26,8 +26,9 @@ runs_datatype datatype_of_runs(const element_runs& runs,
   const MPI_Aint first = n == 0 ? 0 : runs.starts().front();
   const bool offset_ok = first == 0 || (may_offset && first > 0);
   if (n == 1 && offset_ok) {
-    return {owned_datatype{}, base,
-            to_count(runs.elements() * static_cast<std::size_t>(per_element)), first};
+    mpi_count c(base, runs.elements() * static_cast<std::size_t>(per_element));
+    const MPI_Datatype type = c.type();
+    return {c.take_derived(), type, c.count(), first};
   }
   // Equal runs at equal spacing (strided transfers): a vector type, cheaper to build and walk
   // than a list of every run.

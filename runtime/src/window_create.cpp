@@ -1,5 +1,6 @@
 // Window creation in the four flavors, and what every new window gets: its error handler, its
 // peers' exposure, its passive epoch.
+#include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/machine.hpp>
@@ -10,9 +11,13 @@
 
 #include "window_alignment.hpp"
 #include "window_state.hpp"
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <sys/mman.h>
 #include <utility>
 
 namespace pgas::runtime {
@@ -115,6 +120,36 @@ void require_known_shape(MPI_Comm comm,
   }
 }
 
+// Every process can map what the window will map in it — its part, or with shared memory the
+// node's whole segment — or none creates the window: an MPI_Win_allocate that fails in one
+// process leaves the others waiting in it. A mapping of that size is made and dropped again
+// (no page is touched), which fails as the window would under an address-space limit
+// (ulimit -v) or a commit limit. Agreed, so every process throws resource_error together.
+void require_mappable(MPI_Comm comm, std::size_t bytes, bool shared) {
+  std::uint64_t mapped = bytes;
+  if (shared) {
+    const std::uint64_t mine = bytes;
+    check(MPI_Allreduce(&mine, &mapped, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  }
+  std::optional<std::string> problem;
+  if (mapped > 0) {
+    void* probe = ::mmap(nullptr, static_cast<std::size_t>(mapped), PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (probe == MAP_FAILED) {
+      int rank = 0;
+      check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+      problem = "image " + std::to_string(rank) + " cannot map the " + std::to_string(mapped) +
+                " bytes a container's window needs in it (" + std::strerror(errno) +
+                "): its address space (ulimit -v) or the machine's memory is exhausted; "
+                "nothing was allocated on any image";
+    } else {
+      ::munmap(probe, static_cast<std::size_t>(mapped));
+    }
+  }
+  if (const auto failed = first_failure(problem, comm))
+    throw resource_error("pgas: " + *failed);
+}
+
 // MPI_Win_allocate or MPI_Win_allocate_shared into a new state whose exposure starts at a
 // cache line where every process can shift alike (window_alignment.hpp).
 std::unique_ptr<window_state> allocated(
@@ -125,6 +160,7 @@ std::unique_ptr<window_state> allocated(
   // MPI-4.1 §12.2.2: where MPI honours it, the memory comes aligned and no shift is needed.
   i.set("mpi_minimum_memory_alignment", std::to_string(window_alignment));
   const auto total = static_cast<MPI_Aint>(allocation_bytes(bytes, disp_unit));
+  require_mappable(comm, static_cast<std::size_t>(total), shared);
   if (shared) {
     check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win),
           "MPI_Win_allocate_shared");

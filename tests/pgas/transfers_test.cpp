@@ -360,6 +360,36 @@ TEST(TransfersLarge, many_runs_per_owner_go_as_several_operations) {
   pgas::sync_all();
 }
 
+// Counts past MPI's int go as one derived datatype (or, for reductions, in pieces). The
+// largest count is lowered to 7 here, so arrays of a few hundred elements take the path of
+// transfers of 2^31 and more; every value must arrive where it belongs.
+TEST(TransfersLarge, transfers_past_the_largest_count_arrive_whole) {
+  const std::size_t n = 61 * images() + 5;
+  pgas::array<long> a(n);
+  pgas::runtime::testing::set_largest_count(7);
+  std::vector<long> values(n);
+  std::iota(values.begin(), values.end(), 1000L);
+  if (me() == images() - 1)
+    pgas::put(a, 0, std::span<const long>(values));
+  pgas::sync_all();
+  std::vector<long> got(n, -1);
+  pgas::get(a, 0, std::span<long>(got));
+  EXPECT_EQ(got, values);
+  std::vector<long> later(n - 3, -1);
+  pgas::async_get(a, 3, std::span<long>(later)).get();
+  EXPECT_TRUE(std::equal(later.begin(), later.end(), values.begin() + 3));
+  pgas::sync_all();
+  std::vector<long> sums(n, static_cast<long>(me()) + 1);
+  pgas::co_sum(std::span<long>(sums));
+  const long expected = static_cast<long>(images() * (images() + 1) / 2);
+  EXPECT_TRUE(std::all_of(sums.begin(), sums.end(), [&](long x) { return x == expected; }));
+  std::vector<double> broadcast(n, me() == 0 ? 2.5 : 0.0);
+  pgas::co_broadcast(std::span<double>(broadcast), 0);
+  EXPECT_TRUE(std::all_of(broadcast.begin(), broadcast.end(), [](double x) { return x == 2.5; }));
+  pgas::runtime::testing::set_largest_count(0);  // back to MPI's own limit
+  pgas::sync_all();
+}
+
 TEST(TransfersCoarray, image_parts_read_and_write_in_one_call) {
   pgas::coarray<int[6]> x;
   for (std::size_t k = 0; k < 6; ++k) x[k] = static_cast<int>(10 * me() + k);

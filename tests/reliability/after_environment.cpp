@@ -1,16 +1,26 @@
-// Using the library after the environment ended is a usage_error, not a crash: exits 0 only if
-// every misuse was refused cleanly.
+// Using the library after the environment ended, or ending MPI under a live environment, is a
+// usage_error, not a crash: exits 0 only if every misuse was refused cleanly.
 #include <pgas/pgas.hpp>
+
+#include <mpi.h>
 
 #include <cstdio>
 
 int main(int argc, char** argv) {
+  int refused = 0;
   {
     pgas::environment env(argc, argv);
     pgas::array<int> a(4);
+    try {
+      MPI_Finalize();  // the user's own, under a live environment: refused, MPI stays up
+    } catch (const pgas::usage_error&) {
+      ++refused;
+    }
+    a[0] = 3;
     pgas::sync_all();
+    if (static_cast<int>(a[0]) != 3)
+      --refused;
   }
-  int refused = 0;
   try {
     (void)pgas::this_image();
   } catch (const pgas::usage_error&) {
@@ -31,6 +41,6 @@ int main(int argc, char** argv) {
   } catch (const pgas::usage_error&) {
     ++refused;
   }
-  std::printf("%d of 4 misuses after the environment ended were refused\n", refused);
-  return refused == 4 ? 0 : 1;
+  std::printf("%d of 5 misuses were refused\n", refused);
+  return refused == 5 ? 0 : 1;
 }

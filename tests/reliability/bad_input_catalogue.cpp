@@ -14,9 +14,12 @@
 #include <algorithm>
 #include <array>
 #include <complex>
+#include <fstream>
 #include <optional>
 #include <span>
 #include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -874,3 +877,138 @@ TEST_F(BadInput, remote_call_larger_than_one_message_can_carry) {
 }
 
 }  // namespace
+
+// ---- handles that outlive their container ----
+
+// Handles to an element of this image and one of the next, made before the array goes: every
+// use throws, and the array made next — which gets the same window back from the pool, maybe
+// the same memory — is never written through them.
+TEST_F(BadInput, handles_of_a_destroyed_array_throw_and_never_reach_the_next_one) {
+  const std::size_t per_image = 4;
+  const std::size_t n = per_image * images();
+  const std::size_t mine = me() * per_image;
+  const std::size_t theirs = ((me() + 1) % images()) * per_image + 1;
+  std::optional<pgas::array<long>> old(std::in_place, n);
+  pgas::global_ref<long> ref_mine = (*old)[mine];
+  pgas::global_ref<long> ref_theirs = (*old)[theirs];
+  const pgas::global_ptr<long> ptr = (*old)[theirs].address();
+  const pgas::global_ptr<const long> const_ptr = ptr;
+  auto it = old->begin() + static_cast<std::ptrdiff_t>(theirs);
+  pgas::array<long>::const_iterator const_it = std::as_const(*old).begin();
+  pgas::future<long> pending = ref_theirs.async_get();
+  pgas::future<long> local_pending = ref_mine.async_get();
+  pgas::sync_all();
+  old.reset();  // collective
+  pgas::array<long> next(n);
+  std::fill(next.local().begin(), next.local().end(), 7L);
+  pgas::sync_all();
+  EXPECT_THROW(ref_mine = 1, pgas::usage_error);
+  EXPECT_THROW(ref_theirs = 1, pgas::usage_error);
+  EXPECT_THROW((void)static_cast<long>(ref_theirs), pgas::usage_error);
+  EXPECT_THROW((void)ref_mine.get(), pgas::usage_error);
+  EXPECT_THROW(ref_theirs += 1, pgas::usage_error);
+  EXPECT_THROW((void)ref_theirs.fetch_add(1), pgas::usage_error);
+  EXPECT_THROW((void)ref_mine.exchange(3), pgas::usage_error);
+  EXPECT_THROW((void)ref_theirs.async_put(2), pgas::usage_error);
+  EXPECT_THROW(*ptr = 1, pgas::usage_error);
+  EXPECT_THROW((void)ptr.local(), pgas::usage_error);
+  EXPECT_THROW((void)static_cast<long>(*const_ptr), pgas::usage_error);
+  EXPECT_THROW(*it = 1, pgas::usage_error);
+  EXPECT_THROW((void)static_cast<long>(*const_it), pgas::usage_error);
+  EXPECT_THROW((void)pending.get(), pgas::usage_error);
+  EXPECT_THROW((void)local_pending.get(), pgas::usage_error);
+  pgas::sync_all();
+  for (long x : next.local()) EXPECT_EQ(x, 7);
+  pgas::sync_all();
+}
+
+// A moved-from array's handles throw too; the moved-to array and handles made from it work.
+TEST_F(BadInput, handles_of_a_moved_from_array_or_ndarray_throw) {
+  const std::size_t n = 3 * images();
+  pgas::array<long> a(n);
+  pgas::global_ref<long> before = a[n - 1];
+  auto it = a.begin();
+  pgas::array<long> b = std::move(a);
+  EXPECT_THROW(before = 1, pgas::usage_error);
+  EXPECT_THROW(*it = 1, pgas::usage_error);
+  if (me() == 0)
+    b[n - 1] = 5;  // made from the moved-to array
+  pgas::sync_all();
+  EXPECT_EQ(static_cast<long>(b[n - 1]), 5);
+  pgas::sync_all();
+
+  std::optional<pgas::ndarray<double, 2>> grid(std::in_place, std::array<std::size_t, 2>{4, 4});
+  pgas::global_ref<double> cell = (*grid)(3, 3);
+  pgas::ndarray<double, 2> moved = std::move(*grid);
+  EXPECT_THROW(cell = 1.0, pgas::usage_error);
+  pgas::global_ref<double> cell_now = moved(3, 3);
+  grid.reset();
+  EXPECT_NO_THROW((void)static_cast<double>(cell_now));
+  pgas::sync_all();
+}
+
+// A halo exchange still in flight when its array is destroyed: the array's end completes it,
+// and the handle says the array is gone instead of touching its freed window.
+TEST_F(BadInput, halo_exchange_that_outlives_its_array_throws) {
+  std::optional<pgas::ndarray<double, 2>> grid(std::in_place,
+                                               std::array<std::size_t, 2>{4 * images(), 4},
+                                               pgas::grid<2>{}, 1, pgas::boundary::periodic, 1.0);
+  pgas::halo_exchange in_flight = grid->exchange_halo_begin();
+  grid.reset();  // collective
+  if (in_flight.in_flight()) {
+    EXPECT_THROW(in_flight.wait(), pgas::usage_error);
+  }
+  pgas::ndarray<double, 2> next(std::array<std::size_t, 2>{4 * images(), 4}, pgas::grid<2>{}, 1,
+                                pgas::boundary::periodic, 2.0);
+  next.exchange_halo();  // the recycled window works
+  pgas::sync_all();
+}
+
+// ---- allocations one image cannot make ----
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PGAS_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PGAS_TEST_UNDER_ASAN 1
+#endif
+#endif
+
+// The last image's address space is limited to what it uses now plus 32 MiB (as `ulimit -v`
+// would), and every image asks for an array of 128 MiB each: every image throws the same
+// resource_error naming that image, none hangs, and afterwards the limit is lifted and the
+// same array is made.
+TEST_F(BadInput, array_one_image_cannot_map_is_refused_on_every_image) {
+#ifdef PGAS_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer needs address space of its own as it goes";
+#else
+  const std::size_t per_image = (std::size_t{128} << 20) / sizeof(long);
+  const std::size_t limited = images() - 1;
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &saved), 0);
+  if (me() == limited) {
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    rlimit lower = saved;
+    lower.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+                     (rlim_t{32} << 20);
+    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower), 0);
+  }
+  try {
+    pgas::array<long> big(per_image * images());
+    ADD_FAILURE() << "no resource_error";
+  } catch (const pgas::resource_error& e) {
+    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(limited) + " cannot map"),
+              std::string::npos)
+        << e.what();
+  }
+  if (me() == limited) {
+    EXPECT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
+  }
+  pgas::array<long> now(per_image * images());
+  now[0] = 1;
+  pgas::sync_all();
+  EXPECT_EQ(static_cast<long>(now[0]), 1);
+  pgas::sync_all();
+#endif
+}

@@ -4,6 +4,8 @@
 #include <pgas/serialization.hpp>
 
 #include "bad_input_fixture.hpp"
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -118,6 +120,36 @@ TEST_F(BadInput, hdf5_dataset_of_another_element_type_or_shape_is_refused_and_ke
   for (std::size_t k = 0; k < back.local().size(); ++k) {
     EXPECT_EQ(back.local()[k], 0.5 + static_cast<double>(back.global_index(k)));
   }
+}
+
+// Datasets are written with checksums: one byte of the data changed on disk reads as an
+// io_error on every image, never as a wrong number.
+TEST_F(BadInput, hdf5_dataset_damaged_on_disk_reads_as_an_io_error) {
+  scratch_file file("damaged.h5");
+  const std::uint64_t marker = 0x5a17c0de00000000ULL;
+  pgas::array<std::uint64_t> a(20 * images() + 3);
+  for (std::size_t k = 0; k < a.local().size(); ++k) a.local()[k] = marker + a.global_index(k);
+  pgas::sync_all();
+  pgas::hdf5::write(a, file.path(), "/data");
+  pgas::array<std::uint64_t> back(a.size());
+  pgas::hdf5::read(back, file.path(), "/data");  // whole: it reads
+  EXPECT_TRUE(std::equal(back.local().begin(), back.local().end(), a.local().begin()));
+  long damaged = 0;
+  if (me() == 0) {
+    // Element 7's low byte, found by its value in the file, changed.
+    std::fstream f(file.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes(static_cast<std::size_t>(fs::file_size(file.path())), '\0');
+    f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    const std::uint64_t seventh = marker + 7;
+    const auto at = bytes.find(std::string(reinterpret_cast<const char*>(&seventh), 8));
+    if (at != std::string::npos) {
+      f.seekp(static_cast<std::streamoff>(at));
+      f.put(static_cast<char>(bytes[at] ^ 0x01));
+      damaged = 1;
+    }
+  }
+  ASSERT_EQ(pgas::co_sum(damaged), 1L);
+  expect_io_error([&] { pgas::hdf5::read(back, file.path(), "/data"); }, "H5Dread failed");
 }
 
 TEST_F(BadInput, serialized_collective_with_an_image_that_does_not_exist_or_differs) {

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -48,8 +49,15 @@ template <accumulable T>
 /// stay as they were).
 template <accumulable T>
 void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm) {
+  // MPI's reductions take predefined types only (MPI-4.1 §6.9.2): past an int count, in pieces.
+  const std::size_t piece = largest_count();
+  if (values.size() > piece) {
+    for (std::size_t at = 0; at < values.size(); at += piece)
+      reduce_in_place(values.subspan(at, std::min(piece, values.size() - at)), op, root, comm);
+    return;
+  }
   const MPI_Datatype type = layout_of<T>().type;
-  const int count = to_count(values.size());
+  const int count = static_cast<int>(values.size());
   if (root < 0) {
     messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, values.data(), count, type,
                          to_mpi(op), comm);
@@ -82,17 +90,15 @@ template <accumulable T>
 template <transferable T>
 void broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
-  messages::collective("MPI_Ibcast", MPI_Ibcast, values.data(),
-                       to_count(values.size() * static_cast<std::size_t>(l.per_element)), l.type,
-                       root, comm);
+  const mpi_count c(l.type, values.size() * static_cast<std::size_t>(l.per_element));
+  messages::collective("MPI_Ibcast", MPI_Ibcast, values.data(), c.count(), c.type(), root, comm);
 }
 template <transferable T>
 [[nodiscard]] request start_broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Ibcast(values.data(), to_count(values.size() * static_cast<std::size_t>(l.per_element)),
-                   l.type, root, comm, &r),
-        "MPI_Ibcast");
+  const mpi_count c(l.type, values.size() * static_cast<std::size_t>(l.per_element));
+  check(MPI_Ibcast(values.data(), c.count(), c.type(), root, comm, &r), "MPI_Ibcast");
   return request{r};
 }
 

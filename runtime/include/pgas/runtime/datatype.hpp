@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace pgas::runtime {
 
@@ -96,5 +97,33 @@ void free_cached_datatypes() noexcept;
 
 /// Converts a count to MPI's int, or throws usage_error if it does not fit. Local.
 [[nodiscard]] int to_count(std::size_t n);
+
+/// `n` elements of `type` as MPI counts them: (type, n) while n fits MPI's int, and beyond that
+/// one derived datatype spanning all n with a count of 1 — int-counted contiguous blocks and
+/// the rest, in a struct (MPI-4.1 §5.1) — so no transfer is refused for its length. Built from
+/// one predefined type, it is valid in accumulates too (MPI-4.1 §12.3.4). The derived type
+/// goes with this object; MPI lets operations still pending on it finish (MPI-4.1 §5.1.9).
+class mpi_count {
+ public:
+  mpi_count(MPI_Datatype type, std::size_t n);
+  [[nodiscard]] MPI_Datatype type() const noexcept { return type_; }
+  [[nodiscard]] int count() const noexcept { return count_; }
+  /// Hands the derived type (if any) to a caller that keeps it longer; type() stays valid.
+  [[nodiscard]] owned_datatype take_derived() noexcept { return std::move(derived_); }
+
+ private:
+  owned_datatype derived_;
+  MPI_Datatype type_;
+  int count_;
+};
+
+/// The largest count a transfer passes to MPI as it is (INT_MAX, unless a test lowered it). Local.
+[[nodiscard]] std::size_t largest_count() noexcept;
+
+namespace testing {
+/// The largest count mpi_count passes to MPI as it is (INT_MAX): a test lowers it to send
+/// small transfers through the path of huge ones, and puts it back. Local.
+void set_largest_count(int n) noexcept;
+}  // namespace testing
 
 }  // namespace pgas::runtime

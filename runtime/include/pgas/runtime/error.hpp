@@ -44,6 +44,14 @@ class io_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An image could not get the memory a collective allocation asked of it (its address space
+/// or the machine's memory is exhausted). Thrown on every image of the allocation together,
+/// naming the image that could not; nothing was allocated anywhere.
+class resource_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// An exception thrown on another image by a remote call (pgas::rpc), of a type that cannot
 /// be rebuilt here as itself. what() names the image, the exception's type and its message.
 class remote_error : public std::runtime_error {

@@ -50,8 +50,9 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
     return;
   const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
-  const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
-  check(MPI_Put(from.data(), count, l.type, target, a.disp, count, l.type, a.handle), "MPI_Put");
+  const mpi_count c(l.type, from.size() * static_cast<std::size_t>(l.per_element));
+  check(MPI_Put(from.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle),
+        "MPI_Put");
   statistics::count(&rma_stats::puts, from.size_bytes());
   if (a.passive)
     detail::complete_locally(a.handle, target);
@@ -87,8 +88,9 @@ void get(window& w, std::span<T> into, int target, MPI_Aint disp) {
     return;
   const window::access a = w.reading_from("a blocking get", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
-  const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
-  check(MPI_Get(into.data(), count, l.type, target, a.disp, count, l.type, a.handle), "MPI_Get");
+  const mpi_count c(l.type, into.size() * static_cast<std::size_t>(l.per_element));
+  check(MPI_Get(into.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle),
+        "MPI_Get");
   statistics::count(&rma_stats::gets, into.size_bytes());
   detail::complete_locally(a.handle, target);
 }
@@ -140,9 +142,9 @@ void accumulate(window& w, std::span<const T> from, int target, MPI_Aint disp, r
   }
   const window::access a = w.writing_to(target, disp, from.size_bytes(), write_kind::accumulate);
   const element_layout l = layout_of<T>();
-  const int count = to_count(from.size());
-  check(MPI_Accumulate(from.data(), count, l.type, target, a.disp, count, l.type, to_mpi(op),
-                       a.handle),
+  const mpi_count c(l.type, from.size());
+  check(MPI_Accumulate(from.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(),
+                       to_mpi(op), a.handle),
         "MPI_Accumulate");
   statistics::count(&rma_stats::accumulates, from.size_bytes());
   detail::after_accumulate(w, a, target, false);
@@ -195,9 +197,9 @@ void get_accumulate(window& w,
   const window::access a = w.reading_from("get_accumulate", target, disp, from.size_bytes());
   w.note_write(target);
   const element_layout l = layout_of<T>();
-  const int count = to_count(from.size());
-  check(MPI_Get_accumulate(from.data(), count, l.type, result.data(), count, l.type, target, a.disp,
-                           count, l.type, to_mpi(op), a.handle),
+  const mpi_count c(l.type, from.size());
+  check(MPI_Get_accumulate(from.data(), c.count(), c.type(), result.data(), c.count(), c.type(),
+                           target, a.disp, c.count(), c.type(), to_mpi(op), a.handle),
         "MPI_Get_accumulate");
   statistics::count(&rma_stats::atomics, from.size_bytes());
   detail::complete_locally(a.handle, target);
@@ -303,10 +305,11 @@ template <transferable T>
   w.require_passive("rput");
   const window::access a = w.writing_to(target, disp, from.size_bytes());
   const element_layout l = layout_of<T>();
-  const int count = to_count(from.size() * static_cast<std::size_t>(l.per_element));
+  const mpi_count c(l.type, from.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rput(from.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r),
-        "MPI_Rput");
+  check(
+      MPI_Rput(from.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle, &r),
+      "MPI_Rput");
   statistics::count(&rma_stats::puts, from.size_bytes());
   return request{r};
 }
@@ -317,10 +320,11 @@ template <transferable T>
 [[nodiscard]] request rget(window& w, std::span<T> into, int target, MPI_Aint disp) {
   const window::access a = w.reading_from("rget", target, disp, into.size_bytes());
   const element_layout l = layout_of<T>();
-  const int count = to_count(into.size() * static_cast<std::size_t>(l.per_element));
+  const mpi_count c(l.type, into.size() * static_cast<std::size_t>(l.per_element));
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Rget(into.data(), count, l.type, target, a.disp, count, l.type, a.handle, &r),
-        "MPI_Rget");
+  check(
+      MPI_Rget(into.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle, &r),
+      "MPI_Rget");
   statistics::count(&rma_stats::gets, into.size_bytes());
   return request{r};
 }
