@@ -53,10 +53,6 @@ lifetime::~lifetime() {
   table().free_slots.push_back(slot_);
 }
 
-lifetime_token lifetime::token() const noexcept {
-  return {slot_, detail::lifetime_generations[slot_]};
-}
-
 void lifetime::renew() noexcept {
   ++table().generations[slot_];
 }

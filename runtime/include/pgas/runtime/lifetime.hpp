@@ -43,8 +43,11 @@ class lifetime {
   lifetime(lifetime&&) = delete;
   lifetime& operator=(lifetime&&) = delete;
 
-  /// What a handle made now holds. Local.
-  [[nodiscard]] lifetime_token token() const noexcept;
+  /// What a handle made now holds. Local. Inline: a handle made and used at once (`a[i] = v`)
+  /// then checks what it just read, which the compiler folds away.
+  [[nodiscard]] lifetime_token token() const noexcept {
+    return {slot_, detail::lifetime_generations[slot_]};
+  }
   /// Ends every token made so far; tokens made from now on are alive. Local.
   void renew() noexcept;
 
