@@ -241,6 +241,10 @@ class ndarray {
   }
   /// The window behind the array. Local.
   [[nodiscard]] runtime::window& window(pgas::detail::internal_only) const { return st().win; }
+  /// What this array's handles hold to know it still lives here (runtime/lifetime.hpp). Local.
+  [[nodiscard]] runtime::lifetime_token lifetime(pgas::detail::internal_only) const {
+    return st().life.token();
+  }
   /// The team the array was made on; owner() numbers its images. Local.
   [[nodiscard]] const pgas::team& team() const { return *st().home; }
   /// Collective over the array's own team (not the team in force): a sync point for the images

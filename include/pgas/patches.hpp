@@ -134,7 +134,7 @@ template <class T, std::size_t N>
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<T>> out) {
   detail::require_patch<N>("pgas::async_get_patch", a.tiles(), first, sizes, out.size());
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(a, [&](detail::started_transfers* started) {
     detail::read_elements(out, detail::patch_walk(a, first, sizes), started);
   });
 }
@@ -158,7 +158,7 @@ template <class T, std::size_t N>
                                            const std::array<std::size_t, N>& sizes,
                                            std::type_identity_t<std::span<const T>> in) {
   detail::require_patch<N>("pgas::async_put_patch", a.tiles(), first, sizes, in.size());
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(a, [&](detail::started_transfers* started) {
     detail::write_elements(in, detail::patch_walk(a, first, sizes), started);
   });
 }
@@ -188,7 +188,7 @@ requires runtime::accumulable<T>
                                                   reduce_op op) {
   detail::require_patch<N>("pgas::async_accumulate_patch", a.tiles(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(a, [&](detail::started_transfers* started) {
     detail::accumulate_elements(in, detail::patch_walk(a, first, sizes), op, started);
   });
 }

@@ -54,7 +54,7 @@ requires detail::transfer_container<const C>
                                      std::size_t first,
                                      std::span<detail::element_of<const C>> out) {
   detail::require_range("pgas::async_get", first, out.size(), c.size());
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(c, [&](detail::started_transfers* started) {
     detail::read_elements(out, detail::range_walk(c, first, out.size()), started);
   });
 }
@@ -66,7 +66,7 @@ requires detail::transfer_container<std::remove_reference_t<C>>
 [[nodiscard]] future<void> async_put(
     C&& c, std::size_t first, std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
   detail::require_range("pgas::async_put", first, in.size(), c.size());
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(c, [&](detail::started_transfers* started) {
     detail::write_elements(in, detail::range_walk(c, first, in.size()), started);
   });
 }
@@ -117,7 +117,7 @@ requires detail::transfer_container<const C>
                                         std::span<detail::element_of<const C>> out) {
   detail::require_same_length("pgas::async_gather", indices.size(), out.size());
   detail::require_indices("pgas::async_gather", indices, c.size());
-  return detail::future_of([&](detail::started_transfers* started) {
+  return detail::future_of(c, [&](detail::started_transfers* started) {
     detail::read_listed(c, indices, out, started, "pgas::async_gather");
   });
 }

@@ -5,6 +5,7 @@
 #include <pgas/detail/locality.hpp>
 #include <pgas/detail/storage.hpp>
 #include <pgas/distribution.hpp>
+#include <pgas/runtime/byte_collectives.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/rma.hpp>
@@ -18,6 +19,8 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -260,8 +263,20 @@ class vector : public detail::storage<T, sized_blocks> {
     const sized_blocks next(counts);
     const std::size_t mine = counts[this->team().rank()];
     capacity = std::max(capacity, mine);
-    std::unique_ptr<T[]> fresh =
-        capacity == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(capacity);
+    // Agreed: an image that cannot get its buffer (ulimit -v, memory exhausted) must not throw
+    // alone while the others wait in the sync points below.
+    std::unique_ptr<T[]> fresh;
+    std::optional<std::string> problem;
+    try {
+      if (capacity > 0)
+        fresh = std::make_unique_for_overwrite<T[]>(capacity);
+    } catch (const std::bad_alloc&) {
+      problem = "image " + std::to_string(this->team().rank()) + " cannot allocate the " +
+                std::to_string(capacity * sizeof(T)) +
+                " bytes of its part of a pgas::vector; nothing changed on any image";
+    }
+    if (const auto failed = runtime::first_failure(problem, this->team().native()))
+      throw resource_error("pgas: " + *failed);
     if (local_only)
       this->sync();  // nobody touches old buffers from here on
     fill(next.first_of(this->team().rank()), capacity, fresh.get(), mine);

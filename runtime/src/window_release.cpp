@@ -8,11 +8,41 @@
 #include "window_pool.hpp"
 #include "window_state.hpp"
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <utility>
 
 namespace pgas::runtime {
+
+namespace {
+
+// The barrier before a window goes, which also checks that every process of its communicator
+// is releasing this same window: a container moved or swapped on some images only (or
+// containers destroyed in different orders) would otherwise free different windows in one
+// collective and hang or cross-talk. Nothing can be thrown from a destructor and nothing
+// collective can follow, so every process says so and the job ends.
+void require_same_window_everywhere(const window_state& s) {
+  messages::quiesce();
+  const std::uint64_t mine[2] = {s.name, ~s.name};
+  std::uint64_t all[2] = {0, 0};
+  // Bitwise AND of the names and of their complements: both give this process's own only if
+  // every process gave the same name.
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, mine, all, 2, MPI_UINT64_T, MPI_BAND,
+                       s.comm);
+  if (all[0] == mine[0] && all[1] == mine[1])
+    return;
+  std::fprintf(stderr,
+               "pgas: image %d: the images are destroying different containers here (this "
+               "image's is not the others'): a container was moved or swapped on some images "
+               "only, or containers are destroyed in different orders; ending the job\n",
+               s.rank);
+  std::fflush(stderr);
+  std::_Exit(EXIT_FAILURE);
+}
+
+}  // namespace
 
 window::window() noexcept = default;
 std::unordered_map<std::uint64_t, window_state*>& named_windows() {
@@ -79,7 +109,7 @@ void window::release() noexcept {
       report(MPI_Win_sync(s.win), "MPI_Win_sync", s.rank);
       s.completed();
       try {
-        messages::quiescent_barrier(s.comm);
+        require_same_window_everywhere(s);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
       }

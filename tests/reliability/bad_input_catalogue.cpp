@@ -897,6 +897,8 @@ TEST_F(BadInput, handles_of_a_destroyed_array_throw_and_never_reach_the_next_one
   pgas::array<long>::const_iterator const_it = std::as_const(*old).begin();
   pgas::future<long> pending = ref_theirs.async_get();
   pgas::future<long> local_pending = ref_mine.async_get();
+  std::vector<long> whole(n, -1);
+  pgas::future<void> bulk = pgas::async_get(*old, 0, std::span<long>(whole));
   pgas::sync_all();
   old.reset();  // collective
   pgas::array<long> next(n);
@@ -917,6 +919,7 @@ TEST_F(BadInput, handles_of_a_destroyed_array_throw_and_never_reach_the_next_one
   EXPECT_THROW((void)static_cast<long>(*const_it), pgas::usage_error);
   EXPECT_THROW((void)pending.get(), pgas::usage_error);
   EXPECT_THROW((void)local_pending.get(), pgas::usage_error);
+  EXPECT_THROW(bulk.get(), pgas::usage_error);
   pgas::sync_all();
   for (long x : next.local()) EXPECT_EQ(x, 7);
   pgas::sync_all();
@@ -945,6 +948,20 @@ TEST_F(BadInput, handles_of_a_moved_from_array_or_ndarray_throw) {
   grid.reset();
   EXPECT_NO_THROW((void)static_cast<double>(cell_now));
   pgas::sync_all();
+}
+
+// A view over a container that went: using it throws instead of reading freed memory.
+TEST_F(BadInput, view_of_a_destroyed_or_moved_from_array_throws) {
+  std::optional<pgas::array<long>> a(std::in_place, 5 * images());
+  auto window = *a | pgas::views::drop(2);
+  auto paired = pgas::views::zip(*a, *a);
+  EXPECT_EQ(window.size(), 5 * images() - 2);
+  pgas::array<long> moved = std::move(*a);
+  EXPECT_THROW((void)window.local(), pgas::usage_error);
+  EXPECT_THROW((void)paired.local(), pgas::usage_error);
+  a.reset();
+  auto fresh = moved | pgas::views::drop(2);
+  EXPECT_EQ(pgas::reduce(fresh), 0L);
 }
 
 // A halo exchange still in flight when its array is destroyed: the array's end completes it,
@@ -977,8 +994,8 @@ TEST_F(BadInput, halo_exchange_that_outlives_its_array_throws) {
 // The last image's address space is limited to what it uses now plus 32 MiB (as `ulimit -v`
 // would), and every image asks for an array of 128 MiB each: every image throws the same
 // resource_error naming that image, none hangs, and afterwards the limit is lifted and the
-// same array is made.
-TEST_F(BadInput, array_one_image_cannot_map_is_refused_on_every_image) {
+// same array is made. Then a vector's reserve, the same way.
+TEST_F(BadInput, array_or_vector_one_image_cannot_map_is_refused_on_every_image) {
 #ifdef PGAS_TEST_UNDER_ASAN
   GTEST_SKIP() << "AddressSanitizer needs address space of its own as it goes";
 #else
@@ -986,13 +1003,17 @@ TEST_F(BadInput, array_one_image_cannot_map_is_refused_on_every_image) {
   const std::size_t limited = images() - 1;
   rlimit saved{};
   ASSERT_EQ(getrlimit(RLIMIT_AS, &saved), 0);
-  if (me() == limited) {
+  // What this process maps now plus 32 MiB.
+  rlimit lower = saved;
+  const auto lower_than_now = [&]() -> const rlimit& {
     long pages = 0;
     std::ifstream("/proc/self/statm") >> pages;
-    rlimit lower = saved;
     lower.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
                      (rlim_t{32} << 20);
-    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower), 0);
+    return lower;
+  };
+  if (me() == limited) {
+    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower_than_now()), 0);
   }
   try {
     pgas::array<long> big(per_image * images());
@@ -1009,6 +1030,25 @@ TEST_F(BadInput, array_one_image_cannot_map_is_refused_on_every_image) {
   now[0] = 1;
   pgas::sync_all();
   EXPECT_EQ(static_cast<long>(now[0]), 1);
+  pgas::sync_all();
+  // A vector's growth likewise: its buffers come from the heap, not from MPI.
+  pgas::vector<long> v(images());
+  if (me() == limited) {
+    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower_than_now()), 0);
+  }
+  try {
+    v.reserve(per_image * images());
+    ADD_FAILURE() << "no resource_error from reserve";
+  } catch (const pgas::resource_error& e) {
+    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(limited) + " cannot"),
+              std::string::npos)
+        << e.what();
+  }
+  if (me() == limited) {
+    EXPECT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
+  }
+  EXPECT_EQ(v.size(), images());  // nothing changed
+  v.reserve(per_image * images());
   pgas::sync_all();
 #endif
 }

@@ -1,6 +1,7 @@
 // A program in which one image fails while the others wait in a collective: with
 // `--throw` image 1 throws an exception nobody catches, with `--kill` it kills itself, with
-// `--rpc-throw` a function image 0 sent it with rpc_ff throws there.
+// `--rpc-throw` a function image 0 sent it with rpc_ff throws there, with `--swap-on-one-image`
+// image 0 alone swaps two arrays, so the images destroy different ones at the end of the scope.
 // tests/reliability/check_failure_ends_job.cmake checks that the whole job ends, non-zero,
 // within 10 seconds, leaving no process behind.
 #include <pgas/pgas.hpp>
@@ -9,12 +10,19 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bool kill_instead = argc > 1 && std::strcmp(argv[1], "--kill") == 0;
   const bool in_a_call = argc > 1 && std::strcmp(argv[1], "--rpc-throw") == 0;
   pgas::array<int> a(16);
+  if (argc > 1 && std::strcmp(argv[1], "--swap-on-one-image") == 0) {
+    pgas::array<int> b(16);
+    if (pgas::this_image() == 0)
+      std::swap(a, b);
+    return 0;  // b, then a, go: a different window on image 0 than on the others
+  }
   if (in_a_call) {
     if (pgas::this_image() == 0) {
       pgas::rpc_ff(

@@ -330,7 +330,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     } else if (started != nullptr) {
       (void)runtime::start_get_runs(w, out.data(), b.origin, owner, b.first.displacement(internal),
                                     b.target);
-      started->add(w, owner);
+      started->add(w, owner, b.first.lifetime(internal));
     } else {
       runtime::get_runs(w, out.data(), b.origin, owner, b.first.displacement(internal), b.target);
     }
@@ -374,7 +374,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
       w.require_passive("an asynchronous put");
       (void)runtime::start_put_runs(w, in.data(), b.origin, owner, b.first.displacement(internal),
                                     b.target);
-      started->add(w, owner);
+      started->add(w, owner, b.first.lifetime(internal));
     } else {
       runtime::put_runs(w, in.data(), b.origin, owner, b.first.displacement(internal), b.target);
     }
@@ -418,7 +418,7 @@ void accumulate_elements(std::span<const T> in,
     if (a->to_self) {
       w.flush(owner);
     } else {
-      started->add(w, owner);
+      started->add(w, owner, b.first.lifetime(internal));
     }
   };
   owner_batches<T, decltype(remote)> grouped(remote);
