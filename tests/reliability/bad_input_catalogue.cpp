@@ -1003,29 +1003,30 @@ TEST_F(BadInput, array_or_vector_one_image_cannot_map_is_refused_on_every_image)
   const std::size_t limited = images() - 1;
   rlimit saved{};
   ASSERT_EQ(getrlimit(RLIMIT_AS, &saved), 0);
-  // What this process maps now plus 32 MiB.
-  rlimit lower = saved;
-  const auto lower_than_now = [&]() -> const rlimit& {
-    long pages = 0;
-    std::ifstream("/proc/self/statm") >> pages;
-    lower.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
-                     (rlim_t{32} << 20);
-    return lower;
+  // Runs `make` with the last image's address space limited to what it maps now plus 32 MiB:
+  // every image must throw resource_error naming that image. The limit is lifted after.
+  const auto refused_on_every_image = [&](const char* what, auto make) {
+    if (me() == limited) {
+      long pages = 0;
+      std::ifstream("/proc/self/statm") >> pages;
+      rlimit lower = saved;
+      lower.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) +
+                       (rlim_t{32} << 20);
+      EXPECT_EQ(setrlimit(RLIMIT_AS, &lower), 0);
+    }
+    try {
+      make();
+      ADD_FAILURE() << "no resource_error from " << what;
+    } catch (const pgas::resource_error& e) {
+      EXPECT_NE(std::string(e.what()).find("image " + std::to_string(limited) + " cannot"),
+                std::string::npos)
+          << e.what();
+    }
+    if (me() == limited) {
+      EXPECT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
+    }
   };
-  if (me() == limited) {
-    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower_than_now()), 0);
-  }
-  try {
-    pgas::array<long> big(per_image * images());
-    ADD_FAILURE() << "no resource_error";
-  } catch (const pgas::resource_error& e) {
-    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(limited) + " cannot map"),
-              std::string::npos)
-        << e.what();
-  }
-  if (me() == limited) {
-    EXPECT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
-  }
+  refused_on_every_image("an array", [&] { pgas::array<long> big(per_image * images()); });
   pgas::array<long> now(per_image * images());
   now[0] = 1;
   pgas::sync_all();
@@ -1033,20 +1034,7 @@ TEST_F(BadInput, array_or_vector_one_image_cannot_map_is_refused_on_every_image)
   pgas::sync_all();
   // A vector's growth likewise: its buffers come from the heap, not from MPI.
   pgas::vector<long> v(images());
-  if (me() == limited) {
-    EXPECT_EQ(setrlimit(RLIMIT_AS, &lower_than_now()), 0);
-  }
-  try {
-    v.reserve(per_image * images());
-    ADD_FAILURE() << "no resource_error from reserve";
-  } catch (const pgas::resource_error& e) {
-    EXPECT_NE(std::string(e.what()).find("image " + std::to_string(limited) + " cannot"),
-              std::string::npos)
-        << e.what();
-  }
-  if (me() == limited) {
-    EXPECT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
-  }
+  refused_on_every_image("a reserve", [&] { v.reserve(per_image * images()); });
   EXPECT_EQ(v.size(), images());  // nothing changed
   v.reserve(per_image * images());
   pgas::sync_all();
