@@ -65,8 +65,14 @@ namespace detail {
 template <class T, class Fallback>
 T co_builtin(const char* what, const T& value, runtime::reduce_op op, Fallback fallback) {
   if constexpr (runtime::accumulable<T>) {
-    require_same_type<T>(what);
-    return runtime::allreduce(value, op, runtime::current_comm());
+    runtime::require_environment(what);
+    const auto result =
+        runtime::allreduce_agreed(value, op, type_digest<T>(), runtime::current_comm());
+    if (!result)
+      throw usage_error(std::string(what) +
+                        ": the images pass values of different types, or "
+                        "call different collectives");
+    return *result;
   } else {
     return co_reduce(value, fallback);
   }

@@ -5,6 +5,48 @@
 
 namespace pgas::runtime {
 
+namespace {
+// The process's own combiner for the agreed reduction in progress (one at a time: a handler
+// never starts a collective), and the datatype and op of its record, made once.
+detail::value_combiner current_combiner = nullptr;
+MPI_Datatype typed_value_type = MPI_DATATYPE_NULL;
+MPI_Op typed_value_op = MPI_OP_NULL;
+
+void combine_typed(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* from = static_cast<const detail::typed_value*>(in);
+  auto* into = static_cast<detail::typed_value*>(inout);
+  for (int k = 0; k < *len; ++k) {
+    if (from[k].mismatch != 0 || into[k].mismatch != 0 || from[k].digest != into[k].digest ||
+        from[k].op != into[k].op) {
+      into[k].mismatch = 1;
+    } else {
+      current_combiner(into[k].value, from[k].value, static_cast<reduce_op>(into[k].op));
+    }
+  }
+}
+}  // namespace
+
+void detail::reduce_typed(typed_value& v, value_combiner combine, MPI_Comm comm) {
+  if (typed_value_type == MPI_DATATYPE_NULL) {
+    check(MPI_Type_contiguous(static_cast<int>(sizeof(typed_value)), MPI_BYTE, &typed_value_type),
+          "MPI_Type_contiguous");
+    check(MPI_Type_commit(&typed_value_type), "MPI_Type_commit");
+    check(MPI_Op_create(combine_typed, 1, &typed_value_op), "MPI_Op_create");
+  }
+  current_combiner = combine;
+  typed_value out{};
+  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &v, &out, 1, typed_value_type,
+                       typed_value_op, comm);
+  v = out;
+}
+
+void free_agreed_reduction() noexcept {
+  if (typed_value_type != MPI_DATATYPE_NULL) {
+    MPI_Type_free(&typed_value_type);
+    MPI_Op_free(&typed_value_op);
+  }
+}
+
 bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
   // One allreduce of (v, -v) with MPI_MIN gives min and max of every entry at once.
   std::vector<long long> both(2 * values.size());

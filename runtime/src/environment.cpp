@@ -235,6 +235,7 @@ environment::~environment() {
   if (current == &impl_->state)
     current = nullptr;
   runtime::free_cached_datatypes();
+  runtime::free_agreed_reduction();
   MPI_Comm_free(&impl_->state.notify);
   MPI_Comm_free(&impl_->state.world);
   if (!impl_->started_mpi)

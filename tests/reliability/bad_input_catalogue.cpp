@@ -448,6 +448,9 @@ TEST_F(BadInput, collectives_containers_and_splits_whose_images_disagree_on_the_
     EXPECT_THROW(odd ? (void)pgas::co_sum(1L) : (void)pgas::co_sum(1.5), pgas::usage_error);
     EXPECT_THROW(odd ? (void)pgas::co_max(1) : (void)pgas::co_max(1L), pgas::usage_error);
     EXPECT_THROW(odd ? (void)pgas::co_min(1.0F) : (void)pgas::co_min(1), pgas::usage_error);
+    // One type, two collectives: the op travels with the value and must agree too.
+    EXPECT_THROW(odd ? (void)pgas::co_sum(2.0) : (void)pgas::co_max(2.0), pgas::usage_error);
+    EXPECT_EQ(pgas::co_sum(2.0), 2.0 * static_cast<double>(images()));  // and then it works
     EXPECT_THROW(odd ? (void)pgas::co_broadcast(1, 0) : (void)pgas::co_broadcast(1.0F, 0),
                  pgas::usage_error);
     const auto plus = [](auto a, auto b) { return a + b; };

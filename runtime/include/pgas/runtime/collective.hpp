@@ -1,6 +1,7 @@
 #pragma once
 // The few collectives the containers need: agreement checks, reductions, gathers, broadcasts.
 
+#include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -41,6 +44,56 @@ template <accumulable T>
   T out{};
   messages::collective("MPI_Iallreduce", MPI_Iallreduce, &value, &out, 1, layout_of<T>().type,
                        to_mpi(op), comm);
+  return out;
+}
+
+namespace detail {
+// One process's value in an agreed reduction: its type's digest and the op travel with it.
+struct typed_value {
+  long long digest;
+  int op;
+  int mismatch;  // set once two processes' digests or ops differ
+  alignas(16) std::byte value[32];
+};
+// Combines `from` into `into` (both a T, this process's) with op.
+using value_combiner = void (*)(std::byte* into, const std::byte* from, reduce_op op);
+// Collective over comm: one MPI_Iallreduce of `v` with a user-defined op (MPI-4.1 §6.9.5) that
+// combines values with `combine` where every digest and op agree and marks a mismatch where
+// not.
+void reduce_typed(typed_value& v, value_combiner combine, MPI_Comm comm);
+}  // namespace detail
+/// Frees what the agreed reductions made (a datatype and an op); the environment calls it
+/// before MPI is finalised. Local.
+void free_agreed_reduction() noexcept;
+
+/// Collective over comm: op over every process's `value`, or nothing on every process when
+/// the processes passed values of different types (`digest`, detail/type_digest.hpp) or
+/// different ops. One collective, not a check and then the reduction: a scalar co_sum costs
+/// what one MPI_Iallreduce does.
+template <accumulable T>
+[[nodiscard]] std::optional<T> allreduce_agreed(const T& value,
+                                                reduce_op op,
+                                                long long digest,
+                                                MPI_Comm comm) {
+  static_assert(sizeof(T) <= sizeof(detail::typed_value::value),
+                "a scalar reduction's value fits the agreed record");
+  detail::typed_value v{digest, static_cast<int>(op), 0, {}};
+  std::memcpy(v.value, &value, sizeof(T));
+  detail::reduce_typed(
+      v,
+      [](std::byte* into, const std::byte* from, reduce_op o) {
+        T a;
+        T b;
+        std::memcpy(&a, from, sizeof(T));
+        std::memcpy(&b, into, sizeof(T));
+        const T c = combine(o, a, b);
+        std::memcpy(into, &c, sizeof(T));
+      },
+      comm);
+  if (v.mismatch != 0)
+    return std::nullopt;
+  T out;
+  std::memcpy(&out, v.value, sizeof(T));
   return out;
 }
 
