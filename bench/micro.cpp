@@ -1,6 +1,6 @@
 // Micro benchmarks, each beside the raw MPI it stands for: one remote element put and get,
-// a 1 MiB bulk put, a 1 MiB get spanning two images, a strided get, STREAM triad on local(),
-// and array construction + destruction.
+// a 1 MiB bulk put, a 1 MiB get spanning two images, a strided get, STREAM triad on local(), a
+// scalar co_sum (vs MPI_Allreduce), and array construction + destruction.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -43,9 +43,12 @@ struct raw_window {
 
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
-  const bench::options opt(
-      argc, argv, "micro benchmarks: pgas vs raw MPI",
-      {{"ops", "200000"}, {"bulk_reps", "200"}, {"stream", "10000000"}, {"arrays", "2000"}});
+  const bench::options opt(argc, argv, "micro benchmarks: pgas vs raw MPI",
+                           {{"ops", "200000"},
+                            {"bulk_reps", "200"},
+                            {"stream", "10000000"},
+                            {"arrays", "2000"},
+                            {"reductions", "20000"}});
   if (opt.stop())
     return opt.failed() ? 2 : 0;
   const int reps = static_cast<int>(opt.get("reps"));
@@ -321,6 +324,36 @@ int main(int argc, char** argv) {
     results.push_back(bench::report("stream_triad", "std_vector", size, t_std,
                                     triad_bytes / t_std * 1e-9, "GB/s/image",
                                     pgas::co_min(va[0] == 7.0 ? 1 : 0) == 1));
+  }
+
+  bench::progress("micro: scalar co_sum");
+  {
+    // One double summed over the images, again and again (a solver's convergence test): each
+    // call's result must be the image count, on every image.
+    const std::size_t calls = opt.size("reductions");
+    const auto images = static_cast<double>(p);
+    bool pgas_ok = true;
+    bool mpi_ok = true;
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) pgas_ok = pgas::co_sum(1.0) == images && pgas_ok;
+        },
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) {
+            const double one = 1.0;
+            double sum = 0.0;
+            MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            mpi_ok = sum == images && mpi_ok;
+          }
+        });
+    const std::string size = "calls=" + std::to_string(calls);
+    results.push_back(bench::report("co_sum_scalar", "pgas", size, t,
+                                    static_cast<double>(calls) / t, "calls/s",
+                                    pgas::co_min(pgas_ok ? 1 : 0) == 1));
+    results.push_back(bench::report("co_sum_scalar", "mpi_allreduce", size, t_mpi,
+                                    static_cast<double>(calls) / t_mpi, "calls/s",
+                                    pgas::co_min(mpi_ok ? 1 : 0) == 1));
   }
 
   bench::progress("micro: array construction + destruction");
