@@ -1,0 +1,7 @@
+#pragma once
+// Sparse matrices and the kernels on them (target pgas::algorithms): pgas::sparse_matrix and
+// pgas::entry, pgas::multiply, pgas::random_permutation.
+
+#include <pgas/sparse/multiply.hpp>
+#include <pgas/sparse/random_permutation.hpp>
+#include <pgas/sparse/sparse_matrix.hpp>

@@ -1,0 +1,58 @@
+#pragma once
+// pgas::multiply: y = m·x for a sparse matrix and distributed vectors of any distributions.
+// Each image reads the x values its rows' columns name (one gather: a request per owner),
+// computes its rows, and writes them to y's owners (one scatter). Work per image is its share
+// of the non-zeros.
+
+#include <pgas/sparse/sparse_matrix.hpp>
+#include <pgas/transfers.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pgas {
+
+/// y = m·x. `x` holds m.cols() elements, `y` m.rows() (pgas::array<T>, any distribution).
+/// Collective over m's team; x must be complete (written before a sync point); y is complete
+/// on every image when it returns (it ends with a sync point of m's team). usage_error on every
+/// image for vectors of other lengths.
+template <class T, distribution Dist, class X, class Y>
+void multiply(const sparse_matrix<T, Dist>& m, const X& x, Y& y) {
+  if (x.size() != m.cols() || y.size() != m.rows()) {
+    throw usage_error("pgas::multiply: a " + std::to_string(m.rows()) + " x " +
+                      std::to_string(m.cols()) + " matrix needs x of " + std::to_string(m.cols()) +
+                      " elements and y of " + std::to_string(m.rows()) + "; got " +
+                      std::to_string(x.size()) + " and " + std::to_string(y.size()));
+  }
+  // The columns this image's rows name, once each, and their x values.
+  std::vector<std::size_t> needed;
+  needed.reserve(m.local_nnz());
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const auto r = m.row(k);
+    needed.insert(needed.end(), r.cols.begin(), r.cols.end());
+  }
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  std::vector<T> x_values(needed.size());
+  gather(x, std::span<const std::size_t>(needed), std::span<T>(x_values));
+  // This image's rows of y.
+  std::vector<std::size_t> rows(m.local_rows());
+  std::vector<T> sums(m.local_rows(), T{});
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const auto r = m.row(k);
+    T sum{};
+    for (std::size_t j = 0; j < r.cols.size(); ++j) {
+      const auto at = std::lower_bound(needed.begin(), needed.end(), r.cols[j]) - needed.begin();
+      sum = static_cast<T>(sum + r.values[j] * x_values[static_cast<std::size_t>(at)]);
+    }
+    rows[k] = m.global_row(k);
+    sums[k] = sum;
+  }
+  scatter(y, std::span<const std::size_t>(rows), std::span<const T>(sums));
+  runtime::sync_all(m.team().native());
+}
+
+}  // namespace pgas

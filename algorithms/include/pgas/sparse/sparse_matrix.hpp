@@ -1,0 +1,196 @@
+#pragma once
+// pgas::sparse_matrix: compressed sparse rows, rows distributed over a team, column indices
+// global. Built collectively from entries every image holds for any rows: each entry goes to its
+// row's owner through the owner-side engine (remote calls carrying batches), which then sorts
+// its rows and sums repeated (row, col) entries.
+
+#include <pgas/detail/container_core.hpp>
+#include <pgas/dist_object.hpp>
+#include <pgas/distribution.hpp>
+#include <pgas/rpc.hpp>
+#include <pgas/runtime/byte_collectives.hpp>
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pgas {
+
+/// One non-zero: row, column (both global) and value.
+template <class T>
+struct entry {
+  std::size_t row;
+  std::size_t col;
+  T value;
+};
+
+template <class T, distribution Dist = block>
+class sparse_matrix {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "sparse_matrix values travel to their rows' owners as bytes");
+
+ public:
+  using value_type = T;
+
+  /// One local row: its columns, ascending, and their values.
+  struct row_view {
+    std::span<const std::size_t> cols;
+    std::span<const T> values;
+  };
+
+  /// Collective over the team in force. `entries`: this image's, for any rows; entries of one
+  /// (row, col) are summed. out_of_range on every image if any image's entry lies outside the
+  /// shape; usage_error on every image if the images disagree on the shape or distribution.
+  sparse_matrix(std::size_t rows,
+                std::size_t cols,
+                std::span<const entry<T>> entries,
+                Dist dist = {})
+      : sparse_matrix(current_team(), rows, cols, entries, dist) {}
+  /// Collective over team t: the rows are spread over t's images.
+  sparse_matrix(const pgas::team& t,
+                std::size_t rows,
+                std::size_t cols,
+                std::span<const entry<T>> entries,
+                Dist dist = {})
+      : team_{t}, me_{t.this_image()}, rows_{rows}, cols_{cols}, dist_{dist.bind(rows, t.size())} {
+    runtime::require_environment("pgas::sparse_matrix");
+    const long long shape[5] = {static_cast<long long>(rows), static_cast<long long>(cols),
+                                static_cast<long long>(dist.kind()),
+                                static_cast<long long>(dist.parameter()),
+                                static_cast<long long>(sizeof(T))};
+    detail::require_same_container("pgas::sparse_matrix", t, shape,
+                                   "the shape, the distribution or the value type");
+    require_inside(entries);
+    gather_rows(entries);
+    build_rows();
+    nnz_ = runtime::allreduce(static_cast<unsigned long long>(col_index_.size()),
+                              runtime::reduce_op::sum, t.native());
+  }
+
+  /// The shape, and the non-zeros over all images (entries of one place counted once). Local.
+  [[nodiscard]] std::size_t rows() const noexcept { return rows_; }
+  [[nodiscard]] std::size_t cols() const noexcept { return cols_; }
+  [[nodiscard]] std::size_t nnz() const noexcept { return static_cast<std::size_t>(nnz_); }
+  /// The image (of team()) that owns row r; out_of_range for r >= rows(). Local.
+  [[nodiscard]] std::size_t owner(std::size_t r) const {
+    if (r >= rows_)
+      runtime::throw_out_of_range("row", r, rows_);
+    return dist_.owner(r);
+  }
+  /// How many rows this image owns, and the global index of its local row k. Local.
+  [[nodiscard]] std::size_t local_rows() const noexcept { return dist_.local_size(me_); }
+  [[nodiscard]] std::size_t global_row(std::size_t k) const {
+    if (k >= local_rows())
+      runtime::throw_out_of_range("local row", k, local_rows());
+    return dist_.global_index(me_, k);
+  }
+  /// Local row k's columns (ascending) and values. Local.
+  [[nodiscard]] row_view row(std::size_t k) const {
+    if (k >= local_rows())
+      runtime::throw_out_of_range("local row", k, local_rows());
+    const std::size_t from = row_start_[k];
+    const std::size_t n = row_start_[k + 1] - from;
+    return {std::span<const std::size_t>(col_index_).subspan(from, n),
+            std::span<const T>(values_).subspan(from, n)};
+  }
+  /// This image's non-zeros, in local row order. Local.
+  [[nodiscard]] std::size_t local_nnz() const noexcept { return col_index_.size(); }
+  /// The team the rows are spread over. Local.
+  [[nodiscard]] const pgas::team& team() const noexcept { return team_; }
+  /// The distribution of the rows, bound to rows() and the team's size. Local.
+  [[nodiscard]] const Dist& distribution() const noexcept { return dist_; }
+
+ private:
+  // Every image's entries inside the shape, or out_of_range on every image.
+  void require_inside(std::span<const entry<T>> entries) const {
+    std::optional<std::string> bad;
+    for (const entry<T>& e : entries) {
+      if (e.row >= rows_ || e.col >= cols_) {
+        bad = "pgas::sparse_matrix: entry (" + std::to_string(e.row) + ", " +
+              std::to_string(e.col) + ") on image " + std::to_string(me_) + " is outside the " +
+              std::to_string(rows_) + " x " + std::to_string(cols_) + " shape";
+        break;
+      }
+    }
+    if (const auto failed = runtime::first_failure(bad, team_.native()))
+      throw out_of_range(*failed);
+  }
+
+  // Sends every entry to its row's owner, in batches one message carries; this image's own
+  // stay here. After the team's sync point every image holds its rows' entries in `received_`.
+  void gather_rows(std::span<const entry<T>> entries) {
+    std::vector<std::vector<entry<T>>> to(team_.size());
+    for (const entry<T>& e : entries) to[dist_.owner(e.row)].push_back(e);
+    received_ = std::move(to[me_]);
+    dist_object<std::vector<entry<T>>*> inbox(team_, &received_);
+    // The batch's length and the call's own words leave room: a quarter of a message at most.
+    const std::size_t per_batch =
+        std::max<std::size_t>(1, runtime::messages::max_message_bytes() / 4 / sizeof(entry<T>));
+    for (std::size_t img = 0; img < to.size(); ++img) {
+      if (img == me_)
+        continue;
+      for (std::size_t at = 0; at < to[img].size(); at += per_batch) {
+        const std::size_t n = std::min(per_batch, to[img].size() - at);
+        std::vector<entry<T>> batch(to[img].begin() + static_cast<std::ptrdiff_t>(at),
+                                    to[img].begin() + static_cast<std::ptrdiff_t>(at + n));
+        detail::remote::rpc_ff_world(
+            team_.world_image(img),
+            [](dist_object<std::vector<entry<T>>*>& box, std::vector<entry<T>> got) {
+              (*box)->insert((*box)->end(), got.begin(), got.end());
+            },
+            inbox, batch);
+      }
+    }
+    runtime::sync_all(team_.native());  // every batch handled, on every image
+  }
+
+  // Sorts this image's entries by (row, col), sums repeats, and lays out the local rows.
+  void build_rows() {
+    std::sort(received_.begin(), received_.end(), [](const entry<T>& a, const entry<T>& b) {
+      return a.row != b.row ? a.row < b.row : a.col < b.col;
+    });
+    row_start_.assign(local_rows() + 1, 0);
+    for (std::size_t k = 0; k < received_.size();) {
+      const entry<T>& first = received_[k];
+      T sum = first.value;
+      std::size_t next = k + 1;
+      for (; next < received_.size() && received_[next].row == first.row &&
+             received_[next].col == first.col;
+           ++next) {
+        sum = static_cast<T>(sum + received_[next].value);
+      }
+      col_index_.push_back(first.col);
+      values_.push_back(sum);
+      ++row_start_[dist_.local_offset(first.row) + 1];
+      k = next;
+    }
+    // Rows stored in global order are in local order too for every distribution whose local
+    // indices grow with global ones (block, cyclic, block-cyclic).
+    for (std::size_t k = 0; k < local_rows(); ++k) row_start_[k + 1] += row_start_[k];
+    received_.clear();
+    received_.shrink_to_fit();
+  }
+
+  pgas::team team_;
+  std::size_t me_;
+  std::size_t rows_;
+  std::size_t cols_;
+  Dist dist_;
+  unsigned long long nnz_ = 0;
+  std::vector<std::size_t> row_start_;  // local row k's entries are [row_start_[k], [k + 1])
+  std::vector<std::size_t> col_index_;
+  std::vector<T> values_;
+  std::vector<entry<T>> received_;  // while building
+};
+
+}  // namespace pgas

@@ -1,0 +1,162 @@
+// pgas::sparse_matrix, pgas::multiply and pgas::random_permutation against serial computations
+// every image makes alike: matrices of every shape (empty rows, images without rows, one
+// row), entries for any rows on any image with repeats, over block, cyclic and block-cyclic
+// rows.
+#include <pgas/sparse.hpp>
+
+#include <gtest/gtest.h>
+
+#include "support.hpp"
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace {
+
+std::size_t me() {
+  return pgas::this_image();
+}
+std::size_t images() {
+  return pgas::num_images();
+}
+
+// Image img's entries: about `per_image` of them at random places (repeats likely), values
+// small integers so sums are exact.
+std::vector<pgas::entry<double>> entries_of(std::size_t img,
+                                            std::size_t rows,
+                                            std::size_t cols,
+                                            std::size_t per_image) {
+  std::vector<pgas::entry<double>> out;
+  if (rows == 0 || cols == 0)
+    return out;
+  std::mt19937_64 gen(1000 + img * 7919 + rows * 31 + cols);
+  for (std::size_t k = 0; k < per_image; ++k) {
+    out.push_back({gen() % rows, gen() % cols, static_cast<double>(gen() % 9) + 1.0});
+  }
+  return out;
+}
+
+// The matrix every image's entries make, (row, col) -> summed value, for `images` images.
+std::map<std::pair<std::size_t, std::size_t>, double> serial_matrix(std::size_t rows,
+                                                                    std::size_t cols,
+                                                                    std::size_t per_image) {
+  std::map<std::pair<std::size_t, std::size_t>, double> m;
+  for (std::size_t img = 0; img < images(); ++img) {
+    for (const auto& e : entries_of(img, rows, cols, per_image)) m[{e.row, e.col}] += e.value;
+  }
+  return m;
+}
+
+struct shape {
+  std::size_t rows;
+  std::size_t cols;
+  std::size_t per_image;
+};
+const std::vector<shape> shapes = {{0, 0, 0},  {1, 1, 3},    {1, 9, 20},    {2, 5, 4},
+                                   {5, 3, 40}, {37, 11, 60}, {200, 300, 50}};
+
+template <class Dist>
+class SparseMatrix : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseMatrix, pgas_test::Distributions);
+
+TYPED_TEST(SparseMatrix, rows_hold_every_images_entries_summed_and_sorted) {
+  for (const shape& s : shapes) {
+    const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
+    pgas::sparse_matrix<double, TypeParam> m(s.rows, s.cols,
+                                             std::span<const pgas::entry<double>>(mine),
+                                             pgas_test::make_dist<TypeParam>());
+    const auto want = serial_matrix(s.rows, s.cols, s.per_image);
+    EXPECT_EQ(m.rows(), s.rows);
+    EXPECT_EQ(m.cols(), s.cols);
+    EXPECT_EQ(m.nnz(), want.size());
+    std::size_t seen = 0;
+    for (std::size_t k = 0; k < m.local_rows(); ++k) {
+      const std::size_t r = m.global_row(k);
+      EXPECT_EQ(m.owner(r), me());
+      const auto row = m.row(k);
+      ASSERT_EQ(row.cols.size(), row.values.size());
+      EXPECT_TRUE(std::is_sorted(row.cols.begin(), row.cols.end()));
+      for (std::size_t j = 0; j < row.cols.size(); ++j) {
+        const auto it = want.find({r, row.cols[j]});
+        ASSERT_NE(it, want.end()) << "row " << r << " col " << row.cols[j];
+        EXPECT_EQ(row.values[j], it->second);
+      }
+      const auto from = want.lower_bound({r, 0});
+      const auto to = want.lower_bound({r + 1, 0});
+      EXPECT_EQ(static_cast<std::ptrdiff_t>(row.cols.size()), std::distance(from, to));
+      seen += row.cols.size();
+    }
+    EXPECT_EQ(seen, m.local_nnz());
+    EXPECT_EQ(pgas::co_sum(seen), want.size());
+  }
+}
+
+TYPED_TEST(SparseMatrix, multiply_matches_a_serial_product) {
+  for (const shape& s : shapes) {
+    const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
+    pgas::sparse_matrix<double, TypeParam> m(s.rows, s.cols,
+                                             std::span<const pgas::entry<double>>(mine),
+                                             pgas_test::make_dist<TypeParam>());
+    pgas::array<double, pgas::cyclic> x(s.cols);  // another distribution than the rows'
+    for (std::size_t k = 0; k < x.local().size(); ++k)
+      x.local()[k] = static_cast<double>(x.global_index(k) % 7) - 3.0;
+    pgas::array<double> y(s.rows);
+    pgas::sync_all();
+    pgas::multiply(m, x, y);
+    std::vector<double> want(s.rows, 0.0);
+    for (const auto& [at, v] : serial_matrix(s.rows, s.cols, s.per_image))
+      want[at.first] += v * (static_cast<double>(at.second % 7) - 3.0);
+    for (std::size_t k = 0; k < y.local().size(); ++k)
+      EXPECT_EQ(y.local()[k], want[y.global_index(k)]) << "row " << y.global_index(k);
+    pgas::sync_all();
+  }
+}
+
+TEST(SparseMatrixErrors, an_entry_outside_on_one_image_is_refused_everywhere) {
+  std::vector<pgas::entry<double>> mine{{0, 0, 1.0}};
+  if (me() == images() - 1)
+    mine.push_back({4, 0, 1.0});  // past the 4 rows
+  EXPECT_THROW((pgas::sparse_matrix<double>(4, 4, std::span<const pgas::entry<double>>(mine))),
+               pgas::out_of_range);
+  const std::size_t rows = me() == 0 ? 4 : 5;
+  if (images() > 1) {
+    EXPECT_THROW((pgas::sparse_matrix<double>(rows, 4, std::span<const pgas::entry<double>>())),
+                 pgas::usage_error);
+  }
+  pgas::sparse_matrix<double> m(4, 4, std::span<const pgas::entry<double>>());
+  pgas::array<double> x(3);
+  pgas::array<double> y(4);
+  EXPECT_THROW(pgas::multiply(m, x, y), pgas::usage_error);
+  EXPECT_THROW((void)m.owner(4), pgas::out_of_range);
+  pgas::sync_all();
+}
+
+TEST(RandomPermutation, holds_every_index_once_and_depends_on_the_seed_alone) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
+    const pgas::array<std::size_t> p = pgas::random_permutation(n, 42);
+    std::vector<std::size_t> all(n);
+    pgas::get(p, 0, std::span<std::size_t>(all));
+    // The same algorithm on one image, here: what every image count must give.
+    std::vector<std::pair<std::uint64_t, std::size_t>> keyed(n);
+    for (std::size_t i = 0; i < n; ++i)
+      keyed[i] = {pgas::detail::mixed(pgas::detail::mixed(42) ^ i), i};
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(all[i], keyed[i].second) << i;
+    std::vector<std::size_t> sorted = all;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(sorted[i], i);
+    if (n >= 7) {
+      const pgas::array<std::size_t> q = pgas::random_permutation(n, 43);
+      std::vector<std::size_t> other(n);
+      pgas::get(q, 0, std::span<std::size_t>(other));
+      EXPECT_NE(other, all);
+    }
+    pgas::sync_all();
+  }
+}
+
+}  // namespace
