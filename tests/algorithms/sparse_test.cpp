@@ -59,16 +59,21 @@ struct shape {
 const std::vector<shape> shapes = {{0, 0, 0},  {1, 1, 3},    {1, 9, 20},    {2, 5, 4},
                                    {5, 3, 40}, {37, 11, 60}, {200, 300, 50}};
 
+// The matrix of shape s, built from this image's entries, rows laid out by Dist.
+template <class Dist>
+pgas::sparse_matrix<double, Dist> matrix_of(const shape& s) {
+  const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
+  return pgas::sparse_matrix<double, Dist>(
+      s.rows, s.cols, std::span<const pgas::entry<double>>(mine), pgas_test::make_dist<Dist>());
+}
+
 template <class Dist>
 class SparseMatrix : public ::testing::Test {};
 TYPED_TEST_SUITE(SparseMatrix, pgas_test::Distributions);
 
 TYPED_TEST(SparseMatrix, rows_hold_every_images_entries_summed_and_sorted) {
   for (const shape& s : shapes) {
-    const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
-    pgas::sparse_matrix<double, TypeParam> m(s.rows, s.cols,
-                                             std::span<const pgas::entry<double>>(mine),
-                                             pgas_test::make_dist<TypeParam>());
+    const auto m = matrix_of<TypeParam>(s);
     const auto want = serial_matrix(s.rows, s.cols, s.per_image);
     EXPECT_EQ(m.rows(), s.rows);
     EXPECT_EQ(m.cols(), s.cols);
@@ -97,10 +102,7 @@ TYPED_TEST(SparseMatrix, rows_hold_every_images_entries_summed_and_sorted) {
 
 TYPED_TEST(SparseMatrix, multiply_matches_a_serial_product) {
   for (const shape& s : shapes) {
-    const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
-    pgas::sparse_matrix<double, TypeParam> m(s.rows, s.cols,
-                                             std::span<const pgas::entry<double>>(mine),
-                                             pgas_test::make_dist<TypeParam>());
+    const auto m = matrix_of<TypeParam>(s);
     pgas::array<double, pgas::cyclic> x(s.cols);  // another distribution than the rows'
     for (std::size_t k = 0; k < x.local().size(); ++k)
       x.local()[k] = static_cast<double>(x.global_index(k) % 7) - 3.0;
