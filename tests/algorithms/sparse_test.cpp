@@ -161,4 +161,39 @@ TEST(RandomPermutation, holds_every_index_once_and_depends_on_the_seed_alone) {
   }
 }
 
+TEST(ErdosRenyi, a_simple_symmetric_graph_that_depends_on_the_seed_alone) {
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{50}, std::size_t{2000}}) {
+    const pgas::sparse_matrix<double> g = pgas::erdos_renyi(n, 8.0, 7);
+    // The same rows generated here, serially: what every image count must give.
+    const double p = n > 1 ? std::min(1.0, 8.0 / static_cast<double>(n - 1)) : 0.0;
+    std::map<std::pair<std::size_t, std::size_t>, double> want;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const std::size_t j : pgas::detail::erdos_renyi_row(7, i, n, p)) {
+        ASSERT_GT(j, i);
+        ASSERT_LT(j, n);
+        want[{i, j}] = 1.0;
+        want[{j, i}] = 1.0;
+      }
+    }
+    EXPECT_EQ(g.nnz(), want.size());
+    for (std::size_t k = 0; k < g.local_rows(); ++k) {
+      const std::size_t r = g.global_row(k);
+      const auto row = g.row(k);
+      for (std::size_t j = 0; j < row.cols.size(); ++j) {
+        EXPECT_NE(row.cols[j], r) << "a loop";
+        EXPECT_EQ(row.values[j], 1.0);
+        EXPECT_EQ(want.count({r, row.cols[j]}), 1U);
+      }
+    }
+    if (n == 2000) {  // about 8 neighbours each, for this seed
+      const double degree = static_cast<double>(g.nnz()) / static_cast<double>(n);
+      EXPECT_GT(degree, 7.0);
+      EXPECT_LT(degree, 9.0);
+    }
+    pgas::sync_all();
+  }
+  EXPECT_THROW((void)pgas::erdos_renyi(10, -1.0, 1), pgas::usage_error);
+}
+
 }  // namespace
