@@ -18,9 +18,11 @@ struct lifetime_table {
   std::vector<std::uint32_t> generations{0};
   std::vector<std::uint32_t> free_slots;
 };
+// Never destroyed: a lifetime ending after static destruction began (a container a program
+// kept in a static) must still find its slot, and the handles their generations.
 lifetime_table& table() {
-  static lifetime_table t;
-  return t;
+  static auto* t = new lifetime_table;
+  return *t;
 }
 
 }  // namespace

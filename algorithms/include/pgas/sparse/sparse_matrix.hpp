@@ -71,8 +71,7 @@ class sparse_matrix {
     detail::require_same_container("pgas::sparse_matrix", t, shape,
                                    "the shape, the distribution or the value type");
     require_inside(entries);
-    gather_rows(entries);
-    build_rows();
+    build_rows(rows_of_this_image(entries));
     nnz_ = runtime::allreduce(static_cast<unsigned long long>(col_index_.size()),
                               runtime::reduce_op::sum, t.native());
   }
@@ -127,12 +126,12 @@ class sparse_matrix {
   }
 
   // Sends every entry to its row's owner, in batches one message carries; this image's own
-  // stay here. After the team's sync point every image holds its rows' entries in `received_`.
-  void gather_rows(std::span<const entry<T>> entries) {
+  // stay here. Returns, after the team's sync point, every entry of this image's rows.
+  [[nodiscard]] std::vector<entry<T>> rows_of_this_image(std::span<const entry<T>> entries) {
     std::vector<std::vector<entry<T>>> to(team_.size());
     for (const entry<T>& e : entries) to[dist_.owner(e.row)].push_back(e);
-    received_ = std::move(to[me_]);
-    dist_object<std::vector<entry<T>>*> inbox(team_, &received_);
+    std::vector<entry<T>> received = std::move(to[me_]);
+    dist_object<std::vector<entry<T>>*> inbox(team_, &received);
     // The batch's length and the call's own words leave room: a quarter of a message at most.
     const std::size_t per_batch =
         std::max<std::size_t>(1, runtime::messages::max_message_bytes() / 4 / sizeof(entry<T>));
@@ -152,22 +151,23 @@ class sparse_matrix {
       }
     }
     runtime::sync_all(team_.native());  // every batch handled, on every image
+    return received;
   }
 
   // Sorts this image's entries by (row, col), sums repeats, and lays out the local rows.
-  void build_rows() {
-    std::sort(received_.begin(), received_.end(), [](const entry<T>& a, const entry<T>& b) {
+  void build_rows(std::vector<entry<T>> received) {
+    std::sort(received.begin(), received.end(), [](const entry<T>& a, const entry<T>& b) {
       return a.row != b.row ? a.row < b.row : a.col < b.col;
     });
     row_start_.assign(local_rows() + 1, 0);
-    for (std::size_t k = 0; k < received_.size();) {
-      const entry<T>& first = received_[k];
+    for (std::size_t k = 0; k < received.size();) {
+      const entry<T>& first = received[k];
       T sum = first.value;
       std::size_t next = k + 1;
-      for (; next < received_.size() && received_[next].row == first.row &&
-             received_[next].col == first.col;
+      for (; next < received.size() && received[next].row == first.row &&
+             received[next].col == first.col;
            ++next) {
-        sum = static_cast<T>(sum + received_[next].value);
+        sum = static_cast<T>(sum + received[next].value);
       }
       col_index_.push_back(first.col);
       values_.push_back(sum);
@@ -177,8 +177,6 @@ class sparse_matrix {
     // Rows stored in global order are in local order too for every distribution whose local
     // indices grow with global ones (block, cyclic, block-cyclic).
     for (std::size_t k = 0; k < local_rows(); ++k) row_start_[k + 1] += row_start_[k];
-    received_.clear();
-    received_.shrink_to_fit();
   }
 
   pgas::team team_;
@@ -190,7 +188,6 @@ class sparse_matrix {
   std::vector<std::size_t> row_start_;  // local row k's entries are [row_start_[k], [k + 1])
   std::vector<std::size_t> col_index_;
   std::vector<T> values_;
-  std::vector<entry<T>> received_;  // while building
 };
 
 }  // namespace pgas
