@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sparse_support.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <cstddef>
@@ -17,55 +18,7 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
-
-// Image img's entries: about `per_image` of them at random places (repeats likely), values
-// small integers so sums are exact.
-std::vector<pgas::entry<double>> entries_of(std::size_t img,
-                                            std::size_t rows,
-                                            std::size_t cols,
-                                            std::size_t per_image) {
-  std::vector<pgas::entry<double>> out;
-  if (rows == 0 || cols == 0)
-    return out;
-  std::mt19937_64 gen(1000 + img * 7919 + rows * 31 + cols);
-  for (std::size_t k = 0; k < per_image; ++k) {
-    out.push_back({gen() % rows, gen() % cols, static_cast<double>(gen() % 9) + 1.0});
-  }
-  return out;
-}
-
-// The matrix every image's entries make, (row, col) -> summed value, for `images` images.
-std::map<std::pair<std::size_t, std::size_t>, double> serial_matrix(std::size_t rows,
-                                                                    std::size_t cols,
-                                                                    std::size_t per_image) {
-  std::map<std::pair<std::size_t, std::size_t>, double> m;
-  for (std::size_t img = 0; img < images(); ++img) {
-    for (const auto& e : entries_of(img, rows, cols, per_image)) m[{e.row, e.col}] += e.value;
-  }
-  return m;
-}
-
-struct shape {
-  std::size_t rows;
-  std::size_t cols;
-  std::size_t per_image;
-};
-const std::vector<shape> shapes = {{0, 0, 0},  {1, 1, 3},    {1, 9, 20},    {2, 5, 4},
-                                   {5, 3, 40}, {37, 11, 60}, {200, 300, 50}};
-
-// The matrix of shape s, built from this image's entries, rows laid out by Dist.
-template <class Dist>
-pgas::sparse_matrix<double, Dist> matrix_of(const shape& s) {
-  const auto mine = entries_of(me(), s.rows, s.cols, s.per_image);
-  return pgas::sparse_matrix<double, Dist>(
-      s.rows, s.cols, std::span<const pgas::entry<double>>(mine), pgas_test::make_dist<Dist>());
-}
+using namespace sparse_support;
 
 template <class Dist>
 class SparseMatrix : public ::testing::Test {};

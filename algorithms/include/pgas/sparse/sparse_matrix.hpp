@@ -1,8 +1,8 @@
 #pragma once
 // pgas::sparse_matrix: compressed sparse rows, rows distributed over a team, column indices
 // global. Built collectively from entries every image holds for any rows: each entry goes to its
-// row's owner through the owner-side engine (remote calls carrying batches), which then sorts
-// its rows and sums repeated (row, col) entries.
+// row's owner through the owner-side engine (batches_to_owners), which then sorts its rows and
+// combines repeated (row, col) entries.
 
 #include <pgas/detail/container_core.hpp>
 #include <pgas/dist_object.hpp>
@@ -15,6 +15,7 @@
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/sparse/owner_batches.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -34,6 +35,10 @@ struct entry {
   T value;
 };
 
+/// What a sparse_matrix makes of entries of one (row, col): their sum, or one of them (a graph's
+/// repeated edges).
+enum class repeated_entries { sum, keep_one };
+
 template <class T, distribution Dist = block>
 class sparse_matrix {
   static_assert(std::is_trivially_copyable_v<T>,
@@ -49,19 +54,22 @@ class sparse_matrix {
   };
 
   /// Collective over the team in force. `entries`: this image's, for any rows; entries of one
-  /// (row, col) are summed. out_of_range on every image if any image's entry lies outside the
-  /// shape; usage_error on every image if the images disagree on the shape or distribution.
+  /// (row, col) are summed (or, with repeated_entries::keep_one, one of them is kept).
+  /// out_of_range on every image if any image's entry lies outside the shape; usage_error on
+  /// every image if the images disagree on the shape or distribution.
   sparse_matrix(std::size_t rows,
                 std::size_t cols,
                 std::span<const entry<T>> entries,
-                Dist dist = {})
-      : sparse_matrix(current_team(), rows, cols, entries, dist) {}
+                Dist dist = {},
+                repeated_entries repeats = repeated_entries::sum)
+      : sparse_matrix(current_team(), rows, cols, entries, dist, repeats) {}
   /// Collective over team t: the rows are spread over t's images.
   sparse_matrix(const pgas::team& t,
                 std::size_t rows,
                 std::size_t cols,
                 std::span<const entry<T>> entries,
-                Dist dist = {})
+                Dist dist = {},
+                repeated_entries repeats = repeated_entries::sum)
       : team_{t}, me_{t.this_image()}, rows_{rows}, cols_{cols}, dist_{dist.bind(rows, t.size())} {
     runtime::require_environment("pgas::sparse_matrix");
     const long long shape[5] = {static_cast<long long>(rows), static_cast<long long>(cols),
@@ -71,7 +79,7 @@ class sparse_matrix {
     detail::require_same_container("pgas::sparse_matrix", t, shape,
                                    "the shape, the distribution or the value type");
     require_inside(entries);
-    build_rows(rows_of_this_image(entries));
+    build_rows(rows_of_this_image(entries), repeats);
     nnz_ = runtime::allreduce(static_cast<unsigned long long>(col_index_.size()),
                               runtime::reduce_op::sum, t.native());
   }
@@ -125,38 +133,24 @@ class sparse_matrix {
       throw out_of_range(*failed);
   }
 
-  // Sends every entry to its row's owner, in batches one message carries; this image's own
-  // stay here. Returns, after the team's sync point, every entry of this image's rows.
+  static void append(std::vector<entry<T>>& to, std::size_t, std::span<const entry<T>> got) {
+    to.insert(to.end(), got.begin(), got.end());
+  }
+
+  // Sends every entry to its row's owner through the engine; this image's own stay here.
+  // Returns, after the team's sync point, every entry of this image's rows.
   [[nodiscard]] std::vector<entry<T>> rows_of_this_image(std::span<const entry<T>> entries) {
-    std::vector<std::vector<entry<T>>> to(team_.size());
-    for (const entry<T>& e : entries) to[dist_.owner(e.row)].push_back(e);
-    std::vector<entry<T>> received = std::move(to[me_]);
-    dist_object<std::vector<entry<T>>*> inbox(team_, &received);
-    // The batch's length and the call's own words leave room: a quarter of a message at most.
-    const std::size_t per_batch =
-        std::max<std::size_t>(1, runtime::messages::max_message_bytes() / 4 / sizeof(entry<T>));
-    for (std::size_t img = 0; img < to.size(); ++img) {
-      if (img == me_)
-        continue;
-      for (std::size_t at = 0; at < to[img].size(); at += per_batch) {
-        const std::size_t n = std::min(per_batch, to[img].size() - at);
-        std::vector<entry<T>> batch(to[img].begin() + static_cast<std::ptrdiff_t>(at),
-                                    to[img].begin() + static_cast<std::ptrdiff_t>(at + n));
-        detail::remote::rpc_ff_world(
-            team_.world_image(img),
-            [](dist_object<std::vector<entry<T>>*>& box, std::vector<entry<T>> got) {
-              (*box)->insert((*box)->end(), got.begin(), got.end());
-            },
-            inbox, batch);
-      }
-    }
-    runtime::sync_all(team_.native());  // every batch handled, on every image
+    std::vector<entry<T>> received;
+    detail::batches_to_owners<entry<T>, std::vector<entry<T>>, &append> to_owners(team_, received);
+    for (const entry<T>& e : entries) to_owners.push(dist_.owner(e.row), e);
+    to_owners.deliver();
     return received;
   }
 
-  // Sorts this image's entries by (row, col), sums repeats, and lays out the local rows.
-  void build_rows(std::vector<entry<T>> received) {
-    std::sort(received.begin(), received.end(), [](const entry<T>& a, const entry<T>& b) {
+  // Sorts this image's entries by (row, col), combines repeats, and lays out the local rows.
+  void build_rows(std::vector<entry<T>> received, repeated_entries repeats) {
+    // Stable: of repeats kept once, the one an image sent first (images in the order they came).
+    std::stable_sort(received.begin(), received.end(), [](const entry<T>& a, const entry<T>& b) {
       return a.row != b.row ? a.row < b.row : a.col < b.col;
     });
     row_start_.assign(local_rows() + 1, 0);
@@ -167,7 +161,8 @@ class sparse_matrix {
       for (; next < received.size() && received[next].row == first.row &&
              received[next].col == first.col;
            ++next) {
-        sum = static_cast<T>(sum + received[next].value);
+        if (repeats == repeated_entries::sum)
+          sum = static_cast<T>(sum + received[next].value);
       }
       col_index_.push_back(first.col);
       values_.push_back(sum);

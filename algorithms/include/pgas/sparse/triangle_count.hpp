@@ -1,0 +1,140 @@
+#pragma once
+// pgas::triangle_count (bale's triangles): the triangles of an undirected graph, each counted
+// once, from the strictly lower triangle L of its adjacency matrix: the sum over L's non-zeros
+// (i, j) of |L(i, :) ∩ L(j, :)|. Each image asks the owners of the rows j its rows name for
+// their lower parts (one round of requests, one of replies, both batches to owners through the
+// engine) and intersects sorted lists locally.
+
+#include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/error.hpp>
+#include <pgas/sparse/owner_batches.hpp>
+#include <pgas/sparse/sparse_matrix.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pgas {
+
+namespace detail {
+
+struct row_request {
+  std::size_t row;
+  std::size_t image;  // who asks, in the team
+};
+struct row_entry {
+  std::size_t row;
+  std::size_t col;
+};
+struct lower_row_requests {
+  std::vector<row_request> asked;
+};
+struct lower_row_replies {
+  std::vector<row_entry> got;
+};
+inline void note_requests(lower_row_requests& s, std::size_t, std::span<const row_request> got) {
+  s.asked.insert(s.asked.end(), got.begin(), got.end());
+}
+inline void note_replies(lower_row_replies& s, std::size_t, std::span<const row_entry> got) {
+  s.got.insert(s.got.end(), got.begin(), got.end());
+}
+
+// The columns below the diagonal of a row whose columns ascend.
+[[nodiscard]] inline std::span<const std::size_t> below(std::span<const std::size_t> cols,
+                                                        std::size_t row) {
+  const auto end = std::lower_bound(cols.begin(), cols.end(), row);
+  return cols.first(static_cast<std::size_t>(end - cols.begin()));
+}
+
+// |a ∩ b| of two ascending lists.
+[[nodiscard]] inline std::uint64_t common(std::span<const std::size_t> a,
+                                          std::span<const std::size_t> b) {
+  std::uint64_t n = 0;
+  for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
+    if (a[x] < b[y]) {
+      ++x;
+    } else if (b[y] < a[x]) {
+      ++y;
+    } else {
+      ++n;
+      ++x;
+      ++y;
+    }
+  }
+  return n;
+}
+
+}  // namespace detail
+
+/// The triangles of the undirected graph whose adjacency matrix is m (square; every stored
+/// entry is an edge; only the strictly lower triangle is read, so give m symmetric), each
+/// counted once. usage_error on every image for a matrix that is not square. Collective over
+/// m's team.
+template <class T, distribution Dist>
+[[nodiscard]] std::uint64_t triangle_count(const sparse_matrix<T, Dist>& m) {
+  if (m.rows() != m.cols()) {
+    throw usage_error("pgas::triangle_count: the adjacency matrix must be square, not " +
+                      std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
+  }
+  const std::size_t me = m.team().this_image();
+  // Round 1: ask each needed row's owner for its lower part, once per row.
+  std::vector<std::size_t> needed;
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const auto l = detail::below(m.row(k).cols, m.global_row(k));
+    needed.insert(needed.end(), l.begin(), l.end());
+  }
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  detail::lower_row_requests requests;
+  {
+    detail::batches_to_owners<detail::row_request, detail::lower_row_requests,
+                              &detail::note_requests>
+        ask(m.team(), requests);
+    for (const std::size_t j : needed) ask.push(m.owner(j), {j, me});
+    ask.deliver();
+  }
+  // Round 2: answer with the rows' lower entries.
+  detail::lower_row_replies replies;
+  {
+    detail::batches_to_owners<detail::row_entry, detail::lower_row_replies, &detail::note_replies>
+        answer(m.team(), replies);
+    for (const detail::row_request& q : requests.asked) {
+      const std::size_t k = m.distribution().local_offset(q.row);
+      for (const std::size_t c : detail::below(m.row(k).cols, q.row))
+        answer.push(q.image, {q.row, c});
+    }
+    answer.deliver();
+  }
+  // The fetched rows, as compressed rows in the order of `needed`.
+  std::sort(replies.got.begin(), replies.got.end(),
+            [](const detail::row_entry& a, const detail::row_entry& b) {
+              return a.row != b.row ? a.row < b.row : a.col < b.col;
+            });
+  std::vector<std::size_t> start(needed.size() + 1, 0);
+  std::vector<std::size_t> cols(replies.got.size());
+  for (std::size_t e = 0, at = 0; e < replies.got.size(); ++e) {
+    while (needed[at] != replies.got[e].row) ++at;
+    ++start[at + 1];
+    cols[e] = replies.got[e].col;
+  }
+  for (std::size_t a = 0; a < needed.size(); ++a) start[a + 1] += start[a];
+  std::uint64_t found = 0;
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const auto li = detail::below(m.row(k).cols, m.global_row(k));
+    for (std::size_t x = 0, at = 0; x < li.size(); ++x) {
+      const std::size_t j = li[x];
+      at = static_cast<std::size_t>(
+          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), j) -
+          needed.begin());
+      const std::span<const std::size_t> lj(cols.data() + start[at], start[at + 1] - start[at]);
+      found += detail::common(li.first(x), lj);  // L(i, :) below j meets L(j, :)
+    }
+  }
+  return runtime::allreduce(found, runtime::reduce_op::sum, m.team().native());
+}
+
+}  // namespace pgas
