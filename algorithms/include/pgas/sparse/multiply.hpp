@@ -4,10 +4,10 @@
 // computes its rows, and writes them to y's owners (one scatter). Work per image is its share
 // of the non-zeros.
 
+#include <pgas/sparse/column_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 #include <pgas/transfers.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -27,27 +27,16 @@ void multiply(const sparse_matrix<T, Dist>& m, const X& x, Y& y) {
                       " elements and y of " + std::to_string(m.rows()) + "; got " +
                       std::to_string(x.size()) + " and " + std::to_string(y.size()));
   }
-  // The columns this image's rows name, once each, and their x values.
-  std::vector<std::size_t> needed;
-  needed.reserve(m.local_nnz());
-  for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const auto r = m.row(k);
-    needed.insert(needed.end(), r.cols.begin(), r.cols.end());
-  }
-  std::sort(needed.begin(), needed.end());
-  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  std::vector<T> x_values(needed.size());
-  gather(x, std::span<const std::size_t>(needed), std::span<T>(x_values));
+  // The x values this image's rows name, each read once.
+  const detail::column_values<T> x_at(m, x);
   // This image's rows of y.
   std::vector<std::size_t> rows(m.local_rows());
   std::vector<T> sums(m.local_rows(), T{});
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto r = m.row(k);
     T sum{};
-    for (std::size_t j = 0; j < r.cols.size(); ++j) {
-      const auto at = std::lower_bound(needed.begin(), needed.end(), r.cols[j]) - needed.begin();
-      sum = static_cast<T>(sum + r.values[j] * x_values[static_cast<std::size_t>(at)]);
-    }
+    for (std::size_t j = 0; j < r.cols.size(); ++j)
+      sum = static_cast<T>(sum + r.values[j] * x_at[r.cols[j]]);
     rows[k] = m.global_row(k);
     sums[k] = sum;
   }

@@ -4,11 +4,11 @@
 // its non-zeros travel to their new rows' owners through the engine, as any construction's do.
 // Both permutations are checked first (one batch per owner each).
 
+#include <pgas/sparse/column_values.hpp>
 #include <pgas/sparse/permutation_check.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 #include <pgas/transfers.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -29,24 +29,13 @@ template <class T, distribution Dist, class RowPerm, class ColPerm>
   for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = m.global_row(k);
   std::vector<std::size_t> new_rows(rows.size());
   gather(rperm, std::span<const std::size_t>(rows), std::span<std::size_t>(new_rows));
-  std::vector<std::size_t> cols;
-  cols.reserve(m.local_nnz());
-  for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const auto r = m.row(k);
-    cols.insert(cols.end(), r.cols.begin(), r.cols.end());
-  }
-  std::sort(cols.begin(), cols.end());
-  cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-  std::vector<std::size_t> new_cols(cols.size());
-  gather(cperm, std::span<const std::size_t>(cols), std::span<std::size_t>(new_cols));
+  const detail::column_values<std::size_t> new_col(m, cperm);
   std::vector<entry<T>> moved;
   moved.reserve(m.local_nnz());
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto r = m.row(k);
-    for (std::size_t j = 0; j < r.cols.size(); ++j) {
-      const auto at = std::lower_bound(cols.begin(), cols.end(), r.cols[j]) - cols.begin();
-      moved.push_back({new_rows[k], new_cols[static_cast<std::size_t>(at)], r.values[j]});
-    }
+    for (std::size_t j = 0; j < r.cols.size(); ++j)
+      moved.push_back({new_rows[k], new_col[r.cols[j]], r.values[j]});
   }
   return sparse_matrix<T, Dist>(m.team(), m.rows(), m.cols(), std::span<const entry<T>>(moved),
                                 m.distribution());

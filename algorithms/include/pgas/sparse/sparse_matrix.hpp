@@ -23,6 +23,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pgas {
@@ -147,31 +148,42 @@ class sparse_matrix {
     return received;
   }
 
-  // Sorts this image's entries by (row, col), combines repeats, and lays out the local rows.
+  // Lays out the local rows: entries placed by row (a counting pass, in the order they came),
+  // each row's sorted by column, repeats combined. Work proportional to the entries.
   void build_rows(std::vector<entry<T>> received, repeated_entries repeats) {
-    // Stable: of repeats kept once, the one an image sent first (images in the order they came).
-    std::stable_sort(received.begin(), received.end(), [](const entry<T>& a, const entry<T>& b) {
-      return a.row != b.row ? a.row < b.row : a.col < b.col;
-    });
-    row_start_.assign(local_rows() + 1, 0);
-    for (std::size_t k = 0; k < received.size();) {
-      const entry<T>& first = received[k];
-      T sum = first.value;
-      std::size_t next = k + 1;
-      for (; next < received.size() && received[next].row == first.row &&
-             received[next].col == first.col;
-           ++next) {
-        if (repeats == repeated_entries::sum)
-          sum = static_cast<T>(sum + received[next].value);
-      }
-      col_index_.push_back(first.col);
-      values_.push_back(sum);
-      ++row_start_[dist_.local_offset(first.row) + 1];
-      k = next;
+    const std::size_t rows = local_rows();
+    std::vector<std::size_t> start(rows + 1, 0);
+    for (const entry<T>& e : received) ++start[dist_.local_offset(e.row) + 1];
+    for (std::size_t k = 0; k < rows; ++k) start[k + 1] += start[k];
+    std::vector<std::pair<std::size_t, T>> placed(received.size());
+    {
+      std::vector<std::size_t> next(start.begin(), start.end() - 1);
+      for (const entry<T>& e : received)
+        placed[next[dist_.local_offset(e.row)]++] = {e.col, e.value};
     }
-    // Rows stored in global order are in local order too for every distribution whose local
-    // indices grow with global ones (block, cyclic, block-cyclic).
-    for (std::size_t k = 0; k < local_rows(); ++k) row_start_[k + 1] += row_start_[k];
+    received = {};
+    row_start_.assign(rows + 1, 0);
+    col_index_.reserve(placed.size());
+    values_.reserve(placed.size());
+    const auto by_column = [](const auto& a, const auto& b) { return a.first < b.first; };
+    for (std::size_t k = 0; k < rows; ++k) {
+      const auto first = placed.begin() + static_cast<std::ptrdiff_t>(start[k]);
+      const auto last = placed.begin() + static_cast<std::ptrdiff_t>(start[k + 1]);
+      // Stable: of repeats kept once, the one that came first.
+      std::stable_sort(first, last, by_column);
+      for (auto it = first; it != last;) {
+        T sum = it->second;
+        auto next = it + 1;
+        for (; next != last && next->first == it->first; ++next) {
+          if (repeats == repeated_entries::sum)
+            sum = static_cast<T>(sum + next->second);
+        }
+        col_index_.push_back(it->first);
+        values_.push_back(sum);
+        it = next;
+      }
+      row_start_[k + 1] = col_index_.size();
+    }
   }
 
   pgas::team team_;
