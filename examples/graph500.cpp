@@ -14,20 +14,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <pgas_programs/command_line.hpp>
+#include <pgas_programs/random_matrix.hpp>
 #include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace {
-
-// SplitMix64's step: a stream of 64-bit values from any start (every image draws alike).
-std::uint64_t next_random(std::uint64_t& state) {
-  std::uint64_t v = (state += 0x9e3779b97f4a7c15ULL);
-  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
-  return v ^ (v >> 31);
-}
 
 // The levels of a parent array (-1 where unreached), or the first vertex whose parents do not
 // lead to the root without a cycle. Serial on every image: validation only.
@@ -153,7 +146,7 @@ int main(int argc, char** argv) {
   std::set<std::size_t> taken;
   std::uint64_t state = seed;
   while (chosen.size() < std::min(roots, candidates)) {
-    const std::size_t v = next_random(state) % n;
+    const std::size_t v = pgas_programs::next_random(state) % n;
     if (with_edge[v] != 0 && taken.insert(v).second)
       chosen.push_back(v);
   }

@@ -1,0 +1,432 @@
+// The sparse kernels (pgas/sparse.hpp) beside hand-written MPI versions of the same algorithms,
+// whose every exchange is an MPI_Alltoallv of items bucketed by owner: SpMV (x values asked of
+// their owners once per distinct column, answered, then the rows summed), transpose (entries
+// sent to their new rows' owners, rows laid out by a counting pass), permute (rperm local,
+// cperm values asked of their owners, entries sent on), triangles (rows' lower parts asked of
+// their owners and intersected) and BFS (one exchange of (vertex, parent) per level). Rows are
+// block distributed in both; the MPI versions start from the same local rows. Every result is
+// checked against the other variant's.
+#include <pgas/pgas.hpp>
+#include <pgas/sparse.hpp>
+
+#include <mpi.h>
+
+#include "harness.hpp"
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <pgas_programs/random_matrix.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::size_t images() {
+  return pgas::num_images();
+}
+
+// This image's rows in compressed form (global columns), as the MPI versions keep them.
+struct csr {
+  std::size_t n = 0;  // rows (and columns: square)
+  pgas::block rows;   // block layout over the images: plain arithmetic
+  std::vector<std::size_t> start{0};
+  std::vector<std::size_t> col;
+  std::vector<double> value;
+};
+
+csr local_rows_of(const pgas::sparse_matrix<double>& m) {
+  csr c;
+  c.n = m.rows();
+  c.rows = pgas::block{}.bind(m.rows(), images());
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const auto r = m.row(k);
+    c.col.insert(c.col.end(), r.cols.begin(), r.cols.end());
+    c.value.insert(c.value.end(), r.values.begin(), r.values.end());
+    c.start.push_back(c.col.size());
+  }
+  return c;
+}
+
+// One MPI_Alltoallv of the items bucketed by destination; what came, in source order, and (if
+// asked) how many items came from each source.
+template <class T>
+std::vector<T> all_to_all(const std::vector<std::vector<T>>& out,
+                          std::vector<std::size_t>* from_each = nullptr) {
+  const std::size_t p = images();
+  std::vector<int> counts(p), displs(p), rcounts(p), rdispls(p);
+  std::vector<T> send;
+  for (std::size_t d = 0; d < p; ++d) {
+    displs[d] = static_cast<int>(send.size() * sizeof(T));
+    counts[d] = static_cast<int>(out[d].size() * sizeof(T));
+    send.insert(send.end(), out[d].begin(), out[d].end());
+  }
+  MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::size_t total = 0;
+  for (std::size_t s = 0; s < p; ++s) {
+    rdispls[s] = static_cast<int>(total);
+    total += static_cast<std::size_t>(rcounts[s]);
+  }
+  std::vector<T> got(total / sizeof(T));
+  MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_BYTE, got.data(), rcounts.data(),
+                rdispls.data(), MPI_BYTE, MPI_COMM_WORLD);
+  if (from_each != nullptr) {
+    from_each->resize(p);
+    for (std::size_t s = 0; s < p; ++s)
+      (*from_each)[s] = static_cast<std::size_t>(rcounts[s]) / sizeof(T);
+  }
+  return got;
+}
+
+struct placed {
+  std::size_t row;
+  std::size_t col;
+  double value;
+};
+
+// Rows laid out from entries of this image's rows: a counting pass by row, columns sorted.
+csr rows_from(std::size_t n, std::vector<placed> got) {
+  csr c;
+  c.n = n;
+  c.rows = pgas::block{}.bind(n, images());
+  const std::size_t me = pgas::this_image();
+  const std::size_t local = c.rows.local_size(me);
+  c.start.assign(local + 1, 0);
+  for (const placed& e : got) ++c.start[c.rows.local_offset(e.row) + 1];
+  for (std::size_t k = 0; k < local; ++k) c.start[k + 1] += c.start[k];
+  std::vector<std::pair<std::size_t, double>> by_row(got.size());
+  std::vector<std::size_t> next(c.start.begin(), c.start.end() - 1);
+  for (const placed& e : got) by_row[next[c.rows.local_offset(e.row)]++] = {e.col, e.value};
+  for (std::size_t k = 0; k < local; ++k) {
+    std::sort(by_row.begin() + static_cast<std::ptrdiff_t>(c.start[k]),
+              by_row.begin() + static_cast<std::ptrdiff_t>(c.start[k + 1]),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  c.col.resize(by_row.size());
+  c.value.resize(by_row.size());
+  for (std::size_t e = 0; e < by_row.size(); ++e) {
+    c.col[e] = by_row[e].first;
+    c.value[e] = by_row[e].second;
+  }
+  return c;
+}
+
+// The values a block-distributed vector holds at the distinct columns this image's rows name:
+// asked of their owners (one exchange of indices, one of answers), found again by a table over
+// the columns' range.
+struct column_lookup {
+  std::size_t first = 0;
+  std::vector<std::size_t> slot;
+  std::vector<double> value;
+  [[nodiscard]] double operator[](std::size_t c) const { return value[slot[c - first]]; }
+};
+
+template <class V>
+column_lookup ask_owners(const csr& a, const std::vector<V>& mine) {
+  column_lookup l;
+  const std::size_t p = images();
+  if (!a.col.empty()) {
+    const auto [lo, hi] = std::minmax_element(a.col.begin(), a.col.end());
+    l.first = *lo;
+    l.slot.assign(*hi - *lo + 1, std::numeric_limits<std::size_t>::max());
+    for (const std::size_t c : a.col) l.slot[c - l.first] = 0;
+  }
+  std::vector<std::vector<std::size_t>> asks(p);
+  std::vector<std::size_t> order;  // the columns in the order asked
+  for (std::size_t c = 0; c < l.slot.size(); ++c) {
+    if (l.slot[c] == 0) {
+      const std::size_t col = l.first + c;
+      asks[a.rows.owner(col)].push_back(col);
+    }
+  }
+  for (std::size_t d = 0; d < p; ++d) order.insert(order.end(), asks[d].begin(), asks[d].end());
+  std::vector<std::size_t> from_each;
+  const std::vector<std::size_t> asked = all_to_all(asks, &from_each);
+  // Answers go back in the order asked: the asker's buckets are its sources' order.
+  std::vector<std::vector<double>> answers(p);
+  for (std::size_t s = 0, at = 0; s < p; ++s) {
+    for (std::size_t k = 0; k < from_each[s]; ++k, ++at)
+      answers[s].push_back(static_cast<double>(mine[a.rows.local_offset(asked[at])]));
+  }
+  const std::vector<double> got = all_to_all(answers);
+  l.value.resize(got.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    l.slot[order[k] - l.first] = k;
+    l.value[k] = got[k];
+  }
+  return l;
+}
+
+std::vector<double> mpi_spmv(const csr& a, const std::vector<double>& x_mine) {
+  const column_lookup x = ask_owners(a, x_mine);
+  std::vector<double> y(a.start.size() - 1);
+  for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
+    double sum = 0;
+    for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e) sum += a.value[e] * x[a.col[e]];
+    y[k] = sum;
+  }
+  return y;
+}
+
+csr mpi_transpose(const csr& a) {
+  std::vector<std::vector<placed>> out(images());
+  const std::size_t me = pgas::this_image();
+  for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
+    const std::size_t r = a.rows.global_index(me, k);
+    for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e)
+      out[a.rows.owner(a.col[e])].push_back({a.col[e], r, a.value[e]});
+  }
+  return rows_from(a.n, all_to_all(out));
+}
+
+csr mpi_permute(const csr& a,
+                const std::vector<std::size_t>& rperm_mine,
+                const std::vector<std::size_t>& cperm_mine) {
+  const column_lookup new_col = ask_owners(a, cperm_mine);
+  std::vector<std::vector<placed>> out(images());
+  for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
+    const std::size_t r = rperm_mine[k];
+    const std::size_t owner = a.rows.owner(r);
+    for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e)
+      out[owner].push_back({r, static_cast<std::size_t>(new_col[a.col[e]]), a.value[e]});
+  }
+  return rows_from(a.n, all_to_all(out));
+}
+
+std::uint64_t mpi_triangles(const csr& a) {
+  const std::size_t p = images();
+  const std::size_t me = pgas::this_image();
+  const auto below = [&](std::size_t k) {
+    const std::size_t r = a.rows.global_index(me, k);
+    const auto first = a.col.begin() + static_cast<std::ptrdiff_t>(a.start[k]);
+    const auto last =
+        std::lower_bound(first, a.col.begin() + static_cast<std::ptrdiff_t>(a.start[k + 1]), r);
+    return std::span<const std::size_t>(&*first, static_cast<std::size_t>(last - first));
+  };
+  std::vector<std::size_t> needed;
+  for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
+    const auto l = below(k);
+    needed.insert(needed.end(), l.begin(), l.end());
+  }
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  std::vector<std::vector<std::size_t>> asks(p);
+  for (const std::size_t j : needed) asks[a.rows.owner(j)].push_back(j);
+  std::vector<std::size_t> from_each;
+  const std::vector<std::size_t> asked = all_to_all(asks, &from_each);
+  struct pair {
+    std::size_t row, col;
+  };
+  std::vector<std::vector<pair>> replies(p);
+  for (std::size_t s = 0, at = 0; s < p; ++s) {
+    for (std::size_t q = 0; q < from_each[s]; ++q, ++at) {
+      const std::size_t j = asked[at];
+      for (const std::size_t c : below(a.rows.local_offset(j))) replies[s].push_back({j, c});
+    }
+  }
+  std::vector<pair> got = all_to_all(replies);
+  std::sort(got.begin(), got.end(), [](const pair& x, const pair& y) {
+    return x.row != y.row ? x.row < y.row : x.col < y.col;
+  });
+  std::vector<std::size_t> start(needed.size() + 1, 0), cols(got.size());
+  for (std::size_t e = 0, at = 0; e < got.size(); ++e) {
+    while (needed[at] != got[e].row) ++at;
+    ++start[at + 1];
+    cols[e] = got[e].col;
+  }
+  for (std::size_t q = 0; q < needed.size(); ++q) start[q + 1] += start[q];
+  std::uint64_t found = 0;
+  for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
+    const auto li = below(k);
+    for (std::size_t x = 0; x < li.size(); ++x) {
+      const auto at = static_cast<std::size_t>(
+          std::lower_bound(needed.begin(), needed.end(), li[x]) - needed.begin());
+      const std::size_t* lj = cols.data() + start[at];
+      const std::size_t lj_n = start[at + 1] - start[at];
+      for (std::size_t u = 0, v = 0; u < x && v < lj_n;) {
+        if (li[u] < lj[v]) {
+          ++u;
+        } else if (lj[v] < li[u]) {
+          ++v;
+        } else {
+          ++found;
+          ++u;
+          ++v;
+        }
+      }
+    }
+  }
+  std::uint64_t all = 0;
+  MPI_Allreduce(&found, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+std::vector<std::int64_t> mpi_bfs(const csr& a, std::size_t source) {
+  const std::size_t me = pgas::this_image();
+  const std::size_t local = a.start.size() - 1;
+  std::vector<std::int64_t> parent(local, -1);
+  std::vector<std::size_t> frontier, next;
+  if (a.rows.owner(source) == me) {
+    parent[a.rows.local_offset(source)] = static_cast<std::int64_t>(source);
+    frontier.push_back(a.rows.local_offset(source));
+  }
+  struct visit {
+    std::size_t vertex, parent;
+  };
+  std::vector<std::vector<visit>> out(images());
+  for (;;) {
+    unsigned long long mine = frontier.size();
+    unsigned long long all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (all == 0)
+      break;
+    for (auto& o : out) o.clear();
+    for (const std::size_t k : frontier) {
+      const std::size_t u = a.rows.global_index(me, k);
+      for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e) {
+        const std::size_t v = a.col[e];
+        const std::size_t owner = a.rows.owner(v);
+        if (owner == me && parent[a.rows.local_offset(v)] >= 0)
+          continue;
+        out[owner].push_back({v, u});
+      }
+    }
+    next.clear();
+    for (const visit& v : all_to_all(out)) {
+      const std::size_t k = a.rows.local_offset(v.vertex);
+      if (parent[k] < 0) {
+        parent[k] = static_cast<std::int64_t>(v.parent);
+        next.push_back(k);
+      }
+    }
+    frontier.swap(next);
+  }
+  return parent;
+}
+
+// Whether an MPI version's rows equal the pgas matrix's, on every image.
+bool same_rows(const csr& c, const pgas::sparse_matrix<double>& m) {
+  bool ok = c.start.size() == m.local_rows() + 1;
+  for (std::size_t k = 0; ok && k < m.local_rows(); ++k) {
+    const auto r = m.row(k);
+    ok = c.start[k + 1] - c.start[k] == r.cols.size() &&
+         std::equal(r.cols.begin(), r.cols.end(),
+                    c.col.begin() + static_cast<std::ptrdiff_t>(c.start[k])) &&
+         std::equal(r.values.begin(), r.values.end(),
+                    c.value.begin() + static_cast<std::ptrdiff_t>(c.start[k]));
+  }
+  return pgas::co_min(ok ? 1 : 0) == 1;
+}
+
+// Whether a parent list is a tree of the graph's edges reaching the same vertices as another.
+bool same_reach(const csr& g,
+                const std::vector<std::int64_t>& a,
+                const std::vector<std::int64_t>& b) {
+  bool ok = a.size() == b.size();
+  for (std::size_t k = 0; ok && k < a.size(); ++k) {
+    ok = (a[k] < 0) == (b[k] < 0);
+    for (const std::vector<std::int64_t>* p : {&a, &b}) {
+      const std::int64_t u = (*p)[k];
+      const std::size_t v = g.rows.global_index(pgas::this_image(), k);
+      if (u >= 0 && static_cast<std::size_t>(u) != v) {
+        const auto first = g.col.begin() + static_cast<std::ptrdiff_t>(g.start[k]);
+        const auto last = g.col.begin() + static_cast<std::ptrdiff_t>(g.start[k + 1]);
+        ok = ok && std::binary_search(first, last, static_cast<std::size_t>(u));
+      }
+    }
+  }
+  return pgas::co_min(ok ? 1 : 0) == 1;
+}
+
+void pair_report(std::vector<bench::result>& results,
+                 const std::string& kernel,
+                 const std::string& size,
+                 double pgas_seconds,
+                 double mpi_seconds,
+                 double work,
+                 const std::string& unit,
+                 bool verified) {
+  results.push_back(bench::report(kernel, "pgas", size, pgas_seconds, work / pgas_seconds * 1e-6,
+                                  unit, verified));
+  results.push_back(bench::report(kernel, "mpi_alltoallv", size, mpi_seconds,
+                                  work / mpi_seconds * 1e-6, unit, verified));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pgas::environment env(argc, argv);
+  const bench::options opt(argc, argv, "sparse kernels: pgas vs hand-written MPI all-to-alls",
+                           {{"rows", "200000"}, {"nz_per_row", "10"}, {"graph_rows", "100000"}});
+  if (opt.stop())
+    return opt.failed() ? 2 : 0;
+  const int reps = static_cast<int>(opt.get("reps"));
+  const std::size_t n = opt.size("rows") * images();
+  const auto per_row = static_cast<double>(opt.get("nz_per_row"));
+  std::vector<bench::result> results;
+  const std::string size =
+      "rows=" + std::to_string(n) + ",nz_per_row=" + std::to_string(opt.get("nz_per_row"));
+
+  const auto a = pgas_programs::random_matrix(n, per_row, 17, false);
+  const csr ac = local_rows_of(a);
+  const auto work = static_cast<double>(a.nnz());
+  {  // SpMV
+    pgas::array<double> x(n);
+    for (std::size_t k = 0; k < x.local().size(); ++k)
+      x.local()[k] = static_cast<double>(x.global_index(k) % 13) - 6.0;
+    x.sync();
+    const std::vector<double> x_mine(x.local().begin(), x.local().end());
+    pgas::array<double> y(n);
+    std::vector<double> y_mpi;
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { pgas::multiply(a, x, y); }, [&] { y_mpi = mpi_spmv(ac, x_mine); }});
+    const bool ok =
+        pgas::co_min(std::equal(y_mpi.begin(), y_mpi.end(), y.local().begin()) ? 1 : 0) == 1;
+    pair_report(results, "spmv", size, t[0], t[1], work, "Mnonzeros/s", ok);
+  }
+  {  // transpose
+    std::optional<pgas::sparse_matrix<double>> t_pgas;
+    csr t_mpi;
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { t_pgas.emplace(pgas::transpose(a)); }, [&] { t_mpi = mpi_transpose(ac); }});
+    pair_report(results, "sparse_transpose", size, t[0], t[1], work, "Mnonzeros/s",
+                same_rows(t_mpi, *t_pgas));
+  }
+  {  // permute
+    const auto rperm = pgas::random_permutation(n, 5);
+    const auto cperm = pgas::random_permutation(n, 6);
+    const std::vector<std::size_t> rp(rperm.local().begin(), rperm.local().end());
+    const std::vector<std::size_t> cp(cperm.local().begin(), cperm.local().end());
+    std::optional<pgas::sparse_matrix<double>> p_pgas;
+    csr p_mpi;
+    const auto t =
+        bench::interleaved_medians(reps, {[&] { p_pgas.emplace(pgas::permute(a, rperm, cperm)); },
+                                          [&] { p_mpi = mpi_permute(ac, rp, cp); }});
+    pair_report(results, "permute", size, t[0], t[1], work, "Mnonzeros/s",
+                same_rows(p_mpi, *p_pgas));
+  }
+  const std::size_t gn = opt.size("graph_rows") * images();
+  const auto g = pgas::erdos_renyi(gn, per_row, 23);
+  const csr gc = local_rows_of(g);
+  const std::string gsize =
+      "vertices=" + std::to_string(gn) + ",degree=" + std::to_string(opt.get("nz_per_row"));
+  {  // triangles
+    std::uint64_t found = 0, found_mpi = 0;
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { found = pgas::triangle_count(g); }, [&] { found_mpi = mpi_triangles(gc); }});
+    pair_report(results, "triangles", gsize, t[0], t[1], static_cast<double>(g.nnz()),
+                "Mnonzeros/s", found == found_mpi && pgas::co_min(found) == pgas::co_max(found));
+  }
+  {  // BFS from vertex 0
+    std::vector<std::int64_t> parents, parents_mpi;
+    std::optional<pgas::array<std::int64_t>> p;
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { p.emplace(pgas::bfs(g, 0)); }, [&] { parents_mpi = mpi_bfs(gc, 0); }});
+    parents.assign(p->local().begin(), p->local().end());
+    pair_report(results, "bfs", gsize, t[0], t[1], static_cast<double>(g.nnz()) / 2, "Medges/s",
+                same_reach(gc, parents, parents_mpi));
+  }
+  return bench::summarize(results, "pgas");
+}
