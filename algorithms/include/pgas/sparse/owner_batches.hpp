@@ -69,15 +69,16 @@ class batches_to_owners {
   [[nodiscard]] State& state() noexcept { return **state_; }
 
  private:
+  // Encodes the held batch into a message and empties it, keeping its room for the next.
   void send(std::size_t image) {
-    std::vector<Item> batch;
-    batch.swap(held_[image]);
+    std::vector<Item>& batch = held_[image];
     detail::remote::rpc_ff_world(
         team_.world_image(image),
         [](dist_object<State*>& box, std::size_t from, std::vector<Item> items) {
           Apply(**box, from, std::span<const Item>(items));
         },
         state_, me_, batch);
+    batch.clear();
   }
 
   pgas::team team_;
