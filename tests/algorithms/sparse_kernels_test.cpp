@@ -6,19 +6,18 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/scratch_file.hpp"
 #include "sparse_support.hpp"
 #include "support.hpp"
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <queue>
 #include <random>
 #include <set>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -290,39 +289,14 @@ TEST(Permute, refuses_what_is_not_a_permutation) {
   EXPECT_EQ(pgas::permute(m, good, good).nnz(), m.nnz());
 }
 
-// A file name of this launch's own (image 0's process number, which every image learns).
-class scratch_file {
- public:
-  explicit scratch_file(const std::string& name) {
-    const long pid = pgas::co_broadcast(static_cast<long>(::getpid()), 0);
-    path_ = (fs::temp_directory_path() / ("pgas_mm_" + std::to_string(pid) + "_" + name)).string();
-  }
-  scratch_file(const scratch_file&) = delete;
-  scratch_file& operator=(const scratch_file&) = delete;
-  ~scratch_file() {
-    pgas::sync_all();
-    std::error_code ec;
-    if (me() == 0)
-      fs::remove(path_, ec);
-  }
-  [[nodiscard]] const std::string& path() const { return path_; }
-  // Image 0 writes `text`; every image waits for it.
-  void holds(const std::string& text) const {
-    if (me() == 0)
-      std::ofstream(path_) << text;
-    pgas::sync_all();
-  }
-
- private:
-  std::string path_;
-};
+using pgas_test::scratch_file;
 
 TYPED_TEST(SparseKernels, matrix_market_round_trips) {
   for (const shape& s : shapes) {
     const auto m = matrix_of<TypeParam>(s);
     const scratch_file f("round_trip.mtx");
-    pgas::matrix_market::write(m, f.path());
-    const auto back = pgas::matrix_market::read<double>(f.path());
+    pgas::matrix_market::write(m, f.name());
+    const auto back = pgas::matrix_market::read<double>(f.name());
     EXPECT_EQ(back.rows(), s.rows);
     EXPECT_EQ(back.cols(), s.cols);
     expect_matrix(back, serial_matrix(s.rows, s.cols, s.per_image));
@@ -333,8 +307,8 @@ TYPED_TEST(SparseKernels, matrix_market_round_trips) {
     exact = {{0, 1, 0.1}, {1, 0, 1.0 / 3.0}, {2, 2, -1e-300}};
   const pgas::sparse_matrix<double> m(3, 3, std::span<const pgas::entry<double>>(exact));
   const scratch_file f("exact.mtx");
-  pgas::matrix_market::write(m, f.path());
-  expect_matrix(pgas::matrix_market::read<double>(f.path()),
+  pgas::matrix_market::write(m, f.name());
+  expect_matrix(pgas::matrix_market::read<double>(f.name()),
                 serial{{{0, 1}, 0.1}, {{1, 0}, 1.0 / 3.0}, {{2, 2}, -1e-300}});
 }
 
@@ -344,27 +318,27 @@ TEST(MatrixMarket, reads_symmetric_pattern_and_comments) {
       "%%MatrixMarket matrix coordinate real symmetric\n% a comment\n%\n4 4 4\n1 1 2.5\n"
       "3 1 -1\n4 2 7\n4 4 1e3\n");
   expect_matrix(
-      pgas::matrix_market::read<double>(sym.path()),
+      pgas::matrix_market::read<double>(sym.name()),
       serial{{{0, 0}, 2.5}, {{0, 2}, -1}, {{2, 0}, -1}, {{1, 3}, 7}, {{3, 1}, 7}, {{3, 3}, 1e3}});
   const scratch_file pattern("pattern.mtx");
   pattern.holds("%%MatrixMarket matrix coordinate pattern general\n2 3 2\n1 3\n2 1\n");
-  expect_matrix(pgas::matrix_market::read<int>(pattern.path()), serial{{{0, 2}, 1}, {{1, 0}, 1}});
+  expect_matrix(pgas::matrix_market::read<int>(pattern.name()), serial{{{0, 2}, 1}, {{1, 0}, 1}});
 }
 
 TEST(MatrixMarket, refuses_what_is_not_such_a_file) {
   const scratch_file f("bad.mtx");
-  EXPECT_THROW((void)pgas::matrix_market::read<double>(f.path() + ".none"), pgas::io_error);
+  EXPECT_THROW((void)pgas::matrix_market::read<double>(f.name() + ".none"), pgas::io_error);
   f.holds("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
-  EXPECT_THROW((void)pgas::matrix_market::read<double>(f.path()), pgas::io_error);
+  EXPECT_THROW((void)pgas::matrix_market::read<double>(f.name()), pgas::io_error);
   const scratch_file g("bad_line.mtx");
   g.holds("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 x 1\n");
-  EXPECT_THROW((void)pgas::matrix_market::read<double>(g.path()), pgas::io_error);
+  EXPECT_THROW((void)pgas::matrix_market::read<double>(g.name()), pgas::io_error);
   const scratch_file h("short.mtx");
   h.holds("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n");
-  EXPECT_THROW((void)pgas::matrix_market::read<double>(h.path()), pgas::io_error);
+  EXPECT_THROW((void)pgas::matrix_market::read<double>(h.name()), pgas::io_error);
   const scratch_file o("outside.mtx");
   o.holds("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n");
-  EXPECT_THROW((void)pgas::matrix_market::read<double>(o.path()), pgas::out_of_range);
+  EXPECT_THROW((void)pgas::matrix_market::read<double>(o.name()), pgas::out_of_range);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <pgas/hdf5.hpp>
 #include <pgas/serialization.hpp>
 
+#include "../support/scratch_file.hpp"
 #include "bad_input_fixture.hpp"
 #include <algorithm>
 #include <cstdint>
@@ -19,27 +20,7 @@ using bad_input::BadInput;
 using bad_input::images;
 using bad_input::me;
 
-// A file name of this launch's own, in the system's temporary directory (image 0's process
-// number, which every image learns), removed at the end.
-class scratch_file {
- public:
-  explicit scratch_file(const std::string& name) {
-    const long pid = pgas::co_broadcast(static_cast<long>(::getpid()), 0);
-    path_ = fs::temp_directory_path() / ("pgas_bad_input_" + std::to_string(pid) + "_" + name);
-  }
-  scratch_file(const scratch_file&) = delete;
-  scratch_file& operator=(const scratch_file&) = delete;
-  ~scratch_file() {
-    pgas::sync_all();
-    std::error_code ec;
-    if (me() == 0)
-      fs::remove(path_, ec);
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using pgas_test::scratch_file;
 
 // Runs f, which must throw io_error with `part` in its message (on every image).
 template <class F>
