@@ -1,19 +1,21 @@
 #pragma once
 // pgas::detail::batches_to_owners: the way every sparse kernel hands work to the image that owns
-// it. Items bound for an image are held here and sent as batches one engine message carries (a
-// remote call naming the team's dist_object of the kernel's state); the owner applies each batch
-// to its state itself, with plain loads and stores. This image's own items are applied here, at
-// deliver(), without a message. deliver() is the kernel's round: when it returns, every item any
-// image pushed before it has been applied.
+// it. Items bound for an image are held here and sent as batches one engine message carries
+// (naming the team's dist_object of the kernel's state); the owner applies each batch to its
+// state itself where the engine received it, with plain loads and stores. This image's own items
+// are applied here, at deliver(), without a message. deliver() is the kernel's round: when it
+// returns, every item any image pushed before it has been applied.
 
+#include <pgas/detail/wire.hpp>
 #include <pgas/dist_object.hpp>
-#include <pgas/rpc.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -27,6 +29,7 @@ namespace pgas::detail {
 template <class Item, class State, void (*Apply)(State&, std::size_t, std::span<const Item>)>
 class batches_to_owners {
   static_assert(std::is_trivially_copyable_v<Item>, "batched items travel as bytes");
+  static_assert(alignof(Item) <= 8, "batched items are read where the engine received them");
 
  public:
   batches_to_owners(const pgas::team& t, State& state)
@@ -69,15 +72,36 @@ class batches_to_owners {
   [[nodiscard]] State& state() noexcept { return **state_; }
 
  private:
-  // Encodes the held batch into a message and empties it, keeping its room for the next.
+  // The handler at the owner: the batch is applied where the engine received it, no copy.
+  // Payload: the state's dist_object, the sender's number, the count, then the items.
+  static void on_batch(std::size_t, std::span<const std::byte> payload) {
+    const std::byte* at = payload.data();
+    dist_object<State*>& box = wire::codec<dist_object<State*>>::read(at);
+    std::uint64_t words[2];
+    std::memcpy(words, at, sizeof words);
+    at += sizeof words;
+    // The engine's payloads are 8-byte aligned, and so is the header: the items lie aligned.
+    Apply(**box, static_cast<std::size_t>(words[0]),
+          std::span<const Item>(reinterpret_cast<const Item*>(at),
+                                static_cast<std::size_t>(words[1])));
+  }
+  static std::uint64_t handler_name() {
+    static const std::uint64_t name = runtime::messages::name_of(&on_batch);
+    return name;
+  }
+  static constexpr std::size_t header_bytes = 3 * sizeof(std::uint64_t);
+
+  // Copies the held batch into one engine message and empties it, keeping its room.
   void send(std::size_t image) {
     std::vector<Item>& batch = held_[image];
-    detail::remote::rpc_ff_world(
-        team_.world_image(image),
-        [](dist_object<State*>& box, std::size_t from, std::vector<Item> items) {
-          Apply(**box, from, std::span<const Item>(items));
-        },
-        state_, me_, batch);
+    std::byte* at = runtime::messages::reserve(team_.world_image(image), handler_name(),
+                                               header_bytes + batch.size() * sizeof(Item))
+                        .data();
+    wire::codec<dist_object<State*>>::write(at, state_);
+    const std::uint64_t words[2] = {me_, batch.size()};
+    std::memcpy(at, words, sizeof words);
+    std::memcpy(at + sizeof words, static_cast<const void*>(batch.data()),
+                batch.size() * sizeof(Item));
     batch.clear();
   }
 

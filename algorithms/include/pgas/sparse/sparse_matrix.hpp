@@ -169,8 +169,19 @@ class sparse_matrix {
     for (std::size_t k = 0; k < rows; ++k) {
       const auto first = placed.begin() + static_cast<std::ptrdiff_t>(start[k]);
       const auto last = placed.begin() + static_cast<std::ptrdiff_t>(start[k + 1]);
-      // Stable: of repeats kept once, the one that came first.
-      std::stable_sort(first, last, by_column);
+      // Stable: of repeats kept once, the one that came first. Most rows are short: insertion
+      // sort needs no buffer (std::stable_sort allocates one per call).
+      if (last - first <= 32) {
+        for (auto it = first + (first != last ? 1 : 0); it < last; ++it) {
+          auto value = std::move(*it);
+          auto hole = it;
+          for (; hole != first && value.first < (hole - 1)->first; --hole)
+            *hole = std::move(*(hole - 1));
+          *hole = std::move(value);
+        }
+      } else {
+        std::stable_sort(first, last, by_column);
+      }
       for (auto it = first; it != last;) {
         T sum = it->second;
         auto next = it + 1;
