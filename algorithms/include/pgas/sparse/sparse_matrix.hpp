@@ -134,15 +134,18 @@ class sparse_matrix {
       throw out_of_range(*failed);
   }
 
-  static void append(std::vector<entry<T>>& to, std::size_t, std::span<const entry<T>> got) {
-    to.insert(to.end(), got.begin(), got.end());
+  // Each batch as it came: one vector apiece, so that nothing is copied again as a single
+  // vector grows.
+  using batches = std::vector<std::vector<entry<T>>>;
+  static void keep(batches& to, std::size_t, std::span<const entry<T>> got) {
+    to.emplace_back(got.begin(), got.end());
   }
 
   // Sends every entry to its row's owner through the engine; this image's own stay here.
   // Returns, after the team's sync point, every entry of this image's rows.
-  [[nodiscard]] std::vector<entry<T>> rows_of_this_image(std::span<const entry<T>> entries) {
-    std::vector<entry<T>> received;
-    detail::batches_to_owners<entry<T>, std::vector<entry<T>>, &append> to_owners(team_, received);
+  [[nodiscard]] batches rows_of_this_image(std::span<const entry<T>> entries) {
+    batches received;
+    detail::batches_to_owners<entry<T>, batches, &keep> to_owners(team_, received);
     for (const entry<T>& e : entries) to_owners.push(dist_.owner(e.row), e);
     to_owners.deliver();
     return received;
@@ -150,16 +153,21 @@ class sparse_matrix {
 
   // Lays out the local rows: entries placed by row (a counting pass, in the order they came),
   // each row's sorted by column, repeats combined. Work proportional to the entries.
-  void build_rows(std::vector<entry<T>> received, repeated_entries repeats) {
+  void build_rows(batches received, repeated_entries repeats) {
     const std::size_t rows = local_rows();
     std::vector<std::size_t> start(rows + 1, 0);
-    for (const entry<T>& e : received) ++start[dist_.local_offset(e.row) + 1];
+    for (const auto& batch : received) {
+      for (const entry<T>& e : batch) ++start[dist_.local_offset(e.row) + 1];
+    }
     for (std::size_t k = 0; k < rows; ++k) start[k + 1] += start[k];
-    std::vector<std::pair<std::size_t, T>> placed(received.size());
+    std::vector<std::pair<std::size_t, T>> placed(start[rows]);
     {
       std::vector<std::size_t> next(start.begin(), start.end() - 1);
-      for (const entry<T>& e : received)
-        placed[next[dist_.local_offset(e.row)]++] = {e.col, e.value};
+      for (auto& batch : received) {
+        for (const entry<T>& e : batch)
+          placed[next[dist_.local_offset(e.row)]++] = {e.col, e.value};
+        batch = {};
+      }
     }
     received = {};
     row_start_.assign(rows + 1, 0);
