@@ -226,23 +226,32 @@ std::uint64_t mpi_triangles(const csr& a) {
       for (const std::size_t c : below(a.rows.local_offset(j))) replies[s].push_back({j, c});
     }
   }
-  std::vector<pair> got = all_to_all(replies);
-  std::sort(got.begin(), got.end(), [](const pair& x, const pair& y) {
-    return x.row != y.row ? x.row < y.row : x.col < y.col;
-  });
+  const std::vector<pair> got = all_to_all(replies);
+  // Each source's replies ascend by row (columns ascending within one): walk them with a cursor
+  // into `needed`, placed again wherever a source's stretch begins; count, then place.
+  const auto walk = [&](auto visit) {
+    std::size_t at = 0;
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      if (e == 0 || got[e].row < got[e - 1].row)
+        at = static_cast<std::size_t>(std::lower_bound(needed.begin(), needed.end(), got[e].row) -
+                                      needed.begin());
+      while (needed[at] != got[e].row) ++at;
+      visit(at, got[e].col);
+    }
+  };
   std::vector<std::size_t> start(needed.size() + 1, 0), cols(got.size());
-  for (std::size_t e = 0, at = 0; e < got.size(); ++e) {
-    while (needed[at] != got[e].row) ++at;
-    ++start[at + 1];
-    cols[e] = got[e].col;
-  }
+  walk([&](std::size_t at, std::size_t) { ++start[at + 1]; });
   for (std::size_t q = 0; q < needed.size(); ++q) start[q + 1] += start[q];
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  walk([&](std::size_t at, std::size_t col) { cols[next[at]++] = col; });
   std::uint64_t found = 0;
   for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
     const auto li = below(k);
-    for (std::size_t x = 0; x < li.size(); ++x) {
-      const auto at = static_cast<std::size_t>(
-          std::lower_bound(needed.begin(), needed.end(), li[x]) - needed.begin());
+    for (std::size_t x = 0, at = 0; x < li.size(); ++x) {
+      // li ascends: each search starts where the last one ended.
+      at = static_cast<std::size_t>(
+          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), li[x]) -
+          needed.begin());
       const std::size_t* lj = cols.data() + start[at];
       const std::size_t lj_n = start[at + 1] - start[at];
       for (std::size_t u = 0, v = 0; u < x && v < lj_n;) {

@@ -33,14 +33,35 @@ struct row_entry {
 struct lower_row_requests {
   std::vector<row_request> asked;
 };
+// Each batch as it came (one vector apiece: nothing copied again as one vector grows). One
+// owner answers a row, in one stretch, columns ascending, and its answers follow the order of
+// the requests, which ascend: within a batch rows ascend.
 struct lower_row_replies {
-  std::vector<row_entry> got;
+  std::vector<std::vector<row_entry>> got;
 };
 inline void note_requests(lower_row_requests& s, std::size_t, std::span<const row_request> got) {
   s.asked.insert(s.asked.end(), got.begin(), got.end());
 }
 inline void note_replies(lower_row_replies& s, std::size_t, std::span<const row_entry> got) {
-  s.got.insert(s.got.end(), got.begin(), got.end());
+  s.got.emplace_back(got.begin(), got.end());
+}
+
+// Visits every reply with the index of its row in `needed` (ascending), walking each batch's
+// ascending rows from where its first row lies.
+template <class Visit>
+void for_each_reply(const lower_row_replies& s,
+                    const std::vector<std::size_t>& needed,
+                    Visit visit) {
+  for (const auto& batch : s.got) {
+    if (batch.empty())
+      continue;
+    auto at = static_cast<std::size_t>(
+        std::lower_bound(needed.begin(), needed.end(), batch.front().row) - needed.begin());
+    for (const row_entry& e : batch) {
+      while (needed[at] != e.row) ++at;
+      visit(at, e.col);
+    }
+  }
 }
 
 // The columns below the diagonal of a row whose columns ascend.
@@ -109,19 +130,18 @@ template <class T, distribution Dist>
     }
     answer.deliver();
   }
-  // The fetched rows, as compressed rows in the order of `needed`.
-  std::sort(replies.got.begin(), replies.got.end(),
-            [](const detail::row_entry& a, const detail::row_entry& b) {
-              return a.row != b.row ? a.row < b.row : a.col < b.col;
-            });
+  // The fetched rows, as compressed rows in the order of `needed`: a counting pass, then each
+  // reply placed where its row's stretch is (columns arrive ascending within a row).
   std::vector<std::size_t> start(needed.size() + 1, 0);
-  std::vector<std::size_t> cols(replies.got.size());
-  for (std::size_t e = 0, at = 0; e < replies.got.size(); ++e) {
-    while (needed[at] != replies.got[e].row) ++at;
-    ++start[at + 1];
-    cols[e] = replies.got[e].col;
-  }
+  detail::for_each_reply(replies, needed, [&](std::size_t at, std::size_t) { ++start[at + 1]; });
   for (std::size_t a = 0; a < needed.size(); ++a) start[a + 1] += start[a];
+  std::vector<std::size_t> cols(start.back());
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    detail::for_each_reply(replies, needed,
+                           [&](std::size_t at, std::size_t col) { cols[next[at]++] = col; });
+  }
+  replies.got = {};
   std::uint64_t found = 0;
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto li = detail::below(m.row(k).cols, m.global_row(k));
