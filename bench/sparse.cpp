@@ -2,10 +2,11 @@
 // whose every exchange is an MPI_Alltoallv of items bucketed by owner: SpMV (x values asked of
 // their owners once per distinct column, answered, then the rows summed), transpose (entries
 // sent to their new rows' owners, rows laid out by a counting pass), permute (rperm local,
-// cperm values asked of their owners, entries sent on), triangles (rows' lower parts asked of
-// their owners and intersected) and BFS (one exchange of (vertex, parent) per level). Rows are
-// block distributed in both; the MPI versions start from the same local rows. Every result is
-// checked against the other variant's.
+// cperm values asked of their owners, entries sent on), toposort (rounds of pivots, their
+// columns sent to the columns' owners, struck entries to the rows' owners), triangles (rows' lower
+// parts asked of their owners and intersected) and BFS (one exchange of (vertex, parent) per
+// level). Rows are block distributed in both; the MPI versions start from the same local rows.
+// Every result is checked against the other variant's.
 #include <pgas/pgas.hpp>
 #include <pgas/sparse.hpp>
 
@@ -315,6 +316,102 @@ std::vector<std::int64_t> mpi_bfs(const csr& a, std::size_t source) {
   return parent;
 }
 
+// bale's topo by rounds, as pgas::toposort does it: a row left with one non-zero (known from
+// its count and the sum of its columns) is a pivot; each round's pivots take the last free
+// positions (an MPI_Exscan of the counts), their columns go to the columns' owners (one
+// all-to-all), who send each struck entry to its row's owner (another). `by_column` holds the
+// transpose's rows (timed with it: pgas::toposort makes its own). Returns this image's (row,
+// position) and (column, position) pairs.
+struct placements {
+  std::vector<std::pair<std::size_t, std::size_t>> rows, cols;
+};
+placements mpi_toposort(const csr& a, const csr& by_column) {
+  const std::size_t me = pgas::this_image();
+  const std::size_t n = a.n;
+  const std::size_t local = a.start.size() - 1;
+  std::vector<std::size_t> count(local);
+  std::vector<std::uint64_t> col_sum(local, 0);
+  for (std::size_t k = 0; k < local; ++k) {
+    count[k] = a.start[k + 1] - a.start[k];
+    for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e) col_sum[k] += a.col[e];
+  }
+  std::vector<unsigned char> row_placed(local, 0);
+  placements out;
+  struct placed_col {
+    std::size_t col, position;
+  };
+  struct struck {
+    std::size_t row, col;
+  };
+  std::vector<std::vector<placed_col>> to_columns(images());
+  std::vector<std::vector<struck>> to_rows(images());
+  std::vector<std::size_t> pivots;
+  for (std::size_t placed = 0; placed < n;) {
+    pivots.clear();
+    for (std::size_t k = 0; k < local; ++k) {
+      if (row_placed[k] == 0 && count[k] == 1)
+        pivots.push_back(k);
+    }
+    unsigned long long mine = pivots.size(), all = 0, before = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (all == 0)
+      break;  // not a permuted triangle: the check below finds it
+    MPI_Exscan(&mine, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (me == 0)
+      before = 0;
+    std::size_t position = n - 1 - placed - static_cast<std::size_t>(before);
+    for (auto& t : to_columns) t.clear();
+    for (const std::size_t k : pivots) {
+      row_placed[k] = 1;
+      out.rows.emplace_back(a.rows.global_index(me, k), position);
+      const auto col = static_cast<std::size_t>(col_sum[k]);
+      to_columns[a.rows.owner(col)].push_back({col, position--});
+    }
+    placed += static_cast<std::size_t>(all);
+    for (auto& t : to_rows) t.clear();
+    for (const placed_col& c : all_to_all(to_columns)) {
+      out.cols.emplace_back(c.col, c.position);
+      const std::size_t kc = by_column.rows.local_offset(c.col);
+      for (std::size_t e = by_column.start[kc]; e < by_column.start[kc + 1]; ++e)
+        to_rows[a.rows.owner(by_column.col[e])].push_back({by_column.col[e], c.col});
+    }
+    for (const struck& x : all_to_all(to_rows)) {
+      const std::size_t k = a.rows.local_offset(x.row);
+      --count[k];
+      col_sum[k] -= x.col;
+    }
+  }
+  return out;
+}
+
+// Whether (index, position) pairs from every image make permutations under which m is upper
+// triangular with a full diagonal (pgas::permute refuses pairs that are not permutations).
+bool orders_the_triangle(const pgas::sparse_matrix<double>& m, const placements& p) {
+  pgas::array<std::size_t> rperm(m.rows()), cperm(m.cols());
+  const auto put = [](pgas::array<std::size_t>& into, const auto& pairs) {
+    std::vector<std::size_t> index, value;
+    for (const auto& [i, v] : pairs) {
+      index.push_back(i);
+      value.push_back(v);
+    }
+    pgas::scatter(into, std::span<const std::size_t>(index), std::span<const std::size_t>(value));
+  };
+  put(rperm, p.rows);
+  put(cperm, p.cols);
+  pgas::sync_all();
+  try {
+    const auto ordered = pgas::permute(m, rperm, cperm);
+    bool ok = true;
+    for (std::size_t k = 0; k < ordered.local_rows(); ++k) {
+      const auto row = ordered.row(k);
+      ok = ok && !row.cols.empty() && row.cols.front() == ordered.global_row(k);
+    }
+    return pgas::co_min(ok ? 1 : 0) == 1;
+  } catch (const pgas::usage_error&) {
+    return false;
+  }
+}
+
 // Whether an MPI version's rows equal the pgas matrix's, on every image.
 bool same_rows(const csr& c, const pgas::sparse_matrix<double>& m) {
   bool ok = c.start.size() == m.local_rows() + 1;
@@ -378,7 +475,7 @@ int main(int argc, char** argv) {
   const std::string size =
       "rows=" + std::to_string(n) + ",nz_per_row=" + std::to_string(opt.get("nz_per_row"));
 
-  const auto a = pgas_programs::random_matrix(n, per_row, 17, false);
+  const auto a = pgas_programs::random_matrix(n, per_row, 17);
   const csr ac = local_rows_of(a);
   const auto work = static_cast<double>(a.nnz());
   {  // SpMV
@@ -415,6 +512,25 @@ int main(int argc, char** argv) {
                                           [&] { p_mpi = mpi_permute(ac, rp, cp); }});
     pair_report(results, "permute", size, t[0], t[1], work, "Mnonzeros/s",
                 same_rows(p_mpi, *p_pgas));
+  }
+  {  // toposort of a triangle with its rows and columns scrambled, as bale's topo makes it
+    const auto upper = pgas_programs::triangle_with_diagonal(n, per_row, 29);
+    const auto m =
+        pgas::permute(upper, pgas::random_permutation(n, 7), pgas::random_permutation(n, 8));
+    const csr mc = local_rows_of(m);
+    std::optional<std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>>> perms;
+    placements mpi;
+    const auto t =
+        bench::interleaved_medians(reps, {[&] { perms.emplace(pgas::toposort(m)); },
+                                          [&] { mpi = mpi_toposort(mc, mpi_transpose(mc)); }});
+    placements from_pgas;
+    for (std::size_t k = 0; k < perms->first.local().size(); ++k) {
+      from_pgas.rows.emplace_back(perms->first.global_index(k), perms->first.local()[k]);
+      from_pgas.cols.emplace_back(perms->second.global_index(k), perms->second.local()[k]);
+    }
+    const bool ok = orders_the_triangle(m, from_pgas) && orders_the_triangle(m, mpi);
+    pair_report(results, "toposort", size, t[0], t[1], static_cast<double>(m.nnz()), "Mnonzeros/s",
+                ok);
   }
   const std::size_t gn = opt.size("graph_rows") * images();
   const auto g = pgas::erdos_renyi(gn, per_row, 23);

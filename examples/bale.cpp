@@ -65,7 +65,7 @@ struct outcome {
 };
 
 outcome transpose_app(std::size_t n, double per_row, std::uint64_t seed) {
-  const auto m = pgas_programs::random_matrix(n, per_row, seed, false);
+  const auto m = pgas_programs::random_matrix(n, per_row, seed);
   std::optional<pgas::sparse_matrix<double>> t;
   const double s = timed([&] { t.emplace(pgas::transpose(m)); });
   const auto back = pgas::transpose(*t);
@@ -75,7 +75,7 @@ outcome transpose_app(std::size_t n, double per_row, std::uint64_t seed) {
 }
 
 outcome permute_app(std::size_t n, double per_row, std::uint64_t seed) {
-  const auto m = pgas_programs::random_matrix(n, per_row, seed, false);
+  const auto m = pgas_programs::random_matrix(n, per_row, seed);
   const auto rperm = pgas::random_permutation(n, seed + 1);
   const auto cperm = pgas::random_permutation(n, seed + 2);
   std::optional<pgas::sparse_matrix<double>> out;
@@ -97,12 +97,14 @@ outcome randperm_app(std::size_t n, std::uint64_t seed) {
 }
 
 outcome toposort_app(std::size_t n, double per_row, std::uint64_t seed) {
-  const auto upper = pgas_programs::random_matrix(n, per_row, seed, true);
+  const auto upper = pgas_programs::triangle_with_diagonal(n, per_row, seed);
   // bale's input: the triangle with its rows and columns scrambled.
   const auto m = pgas::permute(upper, pgas::random_permutation(n, seed + 1),
                                pgas::random_permutation(n, seed + 2));
+  // As bale does, the transpose is made before the kernel is timed.
+  const auto by_column = pgas::transpose(m);
   std::optional<std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>>> perms;
-  const double s = timed([&] { perms.emplace(pgas::toposort(m)); });
+  const double s = timed([&] { perms.emplace(pgas::toposort(m, by_column)); });
   const auto ordered = pgas::permute(m, perms->first, perms->second);
   std::size_t wrong = 0;
   for (std::size_t k = 0; k < ordered.local_rows(); ++k) {
@@ -115,7 +117,8 @@ outcome toposort_app(std::size_t n, double per_row, std::uint64_t seed) {
 }
 
 outcome triangles_app(std::size_t n, double per_row, std::uint64_t seed) {
-  const auto g = pgas::erdos_renyi(n, per_row, seed);
+  // bale's -z counts a row's non-zeros in the lower triangle: the graph's degree is twice it.
+  const auto g = pgas::erdos_renyi(n, 2 * per_row, seed);
   std::uint64_t found = 0;
   const double s = timed([&] { found = pgas::triangle_count(g); });
   const auto p = pgas::random_permutation(n, seed + 3);

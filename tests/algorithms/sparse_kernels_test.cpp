@@ -93,6 +93,13 @@ TEST(Toposort, puts_a_scrambled_triangle_back_in_order) {
     }
     EXPECT_EQ(pgas::co_sum(diagonal), n);
     EXPECT_EQ(ordered.nnz(), m.nnz());
+    // Given its transpose, the same kind of answer.
+    const auto [rp, cp] = pgas::toposort(m, pgas::transpose(m));
+    const auto again = pgas::permute(m, rp, cp);
+    std::size_t below = 0;
+    for (std::size_t k = 0; k < again.local_rows(); ++k)
+      below += again.row(k).cols.front() == again.global_row(k) ? 0U : 1U;
+    EXPECT_EQ(pgas::co_sum(below), 0U);
   }
 }
 
@@ -117,6 +124,9 @@ TEST(Toposort, refuses_what_no_permutation_orders) {
   EXPECT_THROW((void)pgas::toposort(twice), pgas::usage_error);
   const pgas::sparse_matrix<double> wide(2, 3, std::span<const pgas::entry<double>>());
   EXPECT_THROW((void)pgas::toposort(wide), pgas::usage_error);
+  // A second matrix that is not the first one's transpose: the same shape and count.
+  const auto m = scrambled_triangle(30, 4);
+  EXPECT_THROW((void)pgas::toposort(m, m), pgas::usage_error);
 }
 
 // The serial adjacency (row -> sorted neighbours) of a graph matrix's entries.

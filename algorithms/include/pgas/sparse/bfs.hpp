@@ -53,10 +53,7 @@ void adopt(bfs_state<Dist>& s, std::size_t, std::span<const visit> got) {
 /// team.
 template <class T, distribution Dist>
 [[nodiscard]] pgas::array<std::int64_t> bfs(const sparse_matrix<T, Dist>& m, std::size_t source) {
-  if (m.rows() != m.cols()) {
-    throw usage_error("pgas::bfs: the adjacency matrix must be square, not " +
-                      std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
-  }
+  detail::require_square("pgas::bfs", "the adjacency matrix", m);
   if (source >= m.rows())
     runtime::throw_out_of_range("pgas::bfs: source", source, m.rows());
   detail::bfs_state<Dist> s{m.distribution(), std::vector<std::int64_t>(m.local_rows(), -1), {}};

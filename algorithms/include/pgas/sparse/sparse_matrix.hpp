@@ -41,6 +41,21 @@ struct entry {
 enum class repeated_entries { sum, keep_one };
 
 template <class T, distribution Dist = block>
+class sparse_matrix;
+
+namespace detail {
+/// usage_error (every image sees the same shape) unless m is square; `who` names the kernel and
+/// `what` the matrix ("pgas::bfs", "the adjacency matrix").
+template <class M>
+void require_square(const char* who, const char* what, const M& m) {
+  if (m.rows() != m.cols()) {
+    throw usage_error(std::string(who) + ": " + what + " must be square, not " +
+                      std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
+  }
+}
+}  // namespace detail
+
+template <class T, distribution Dist>
 class sparse_matrix {
   static_assert(std::is_trivially_copyable_v<T>,
                 "sparse_matrix values travel to their rows' owners as bytes");

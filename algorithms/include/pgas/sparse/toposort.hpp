@@ -11,6 +11,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/sparse/owner_batches.hpp>
+#include <pgas/sparse/random_permutation.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 #include <pgas/sparse/transpose.hpp>
 #include <pgas/transfers.hpp>
@@ -76,20 +77,29 @@ void strike(topo_rows<Dist>& s, std::size_t, std::span<const struck_entry> got) 
 
 }  // namespace detail
 
-/// Permutations (rperm, cperm) such that permute(m, rperm, cperm) is upper triangular with every
-/// diagonal entry stored, for m (square) a row and column permutation of such a matrix; both
-/// block distributed over m's team. usage_error on every image for a matrix that is not square
-/// or that no permutation makes so. Collective over m's team.
+namespace detail {
+// A sum over a matrix's entries of a hash of their places, (row, col) or, `flipped`, (col,
+// row), over every image: equal for a matrix and its transpose, and unequal, but for a chance
+// of 2^-64, for any other pair.
 template <class T, distribution Dist>
-[[nodiscard]] std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>> toposort(
-    const sparse_matrix<T, Dist>& m) {
-  if (m.rows() != m.cols()) {
-    throw usage_error("pgas::toposort: the matrix must be square, not " + std::to_string(m.rows()) +
-                      " x " + std::to_string(m.cols()));
+[[nodiscard]] std::uint64_t places_digest(const sparse_matrix<T, Dist>& m, bool flipped) {
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const std::uint64_t r = m.global_row(k);
+    for (const std::uint64_t c : m.row(k).cols)
+      sum += mixed((flipped ? c : r) * 0x9e3779b97f4a7c15ULL ^ mixed(flipped ? r : c));
   }
+  return runtime::allreduce(sum, runtime::reduce_op::sum, m.team().native());
+}
+}  // namespace detail
+
+namespace detail {
+// toposort's rounds, given m (square) and its transpose.
+template <class T, distribution Dist>
+[[nodiscard]] std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>> toposort_rounds(
+    const sparse_matrix<T, Dist>& m, const sparse_matrix<T, Dist>& by_column) {
   const std::size_t n = m.rows();
   const MPI_Comm comm = m.team().native();
-  const sparse_matrix<T, Dist> by_column = transpose(m);
   detail::topo_rows<Dist> rows{m.distribution(), {}, {}};
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto r = m.row(k);
@@ -163,6 +173,34 @@ template <class T, distribution Dist>
           std::span<const std::size_t>(cols.position));
   rperm.sync();
   return {std::move(rperm), std::move(cperm)};
+}
+
+}  // namespace detail
+
+/// Permutations (rperm, cperm) such that permute(m, rperm, cperm) is upper triangular with every
+/// diagonal entry stored, for m (square) a row and column permutation of such a matrix; both
+/// block distributed over m's team. usage_error on every image for a matrix that is not square
+/// or that no permutation makes so. Collective over m's team.
+template <class T, distribution Dist>
+[[nodiscard]] std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>> toposort(
+    const sparse_matrix<T, Dist>& m) {
+  detail::require_square("pgas::toposort", "the matrix", m);
+  return detail::toposort_rounds(m, transpose(m));
+}
+
+/// The same, given m's transpose (as bale's topo is): the kernel then makes none. usage_error
+/// on every image if `by_column` is not transpose(m) (its shape, layout or entries' places
+/// differ: checked by a digest of the places, one pass and one sum).
+template <class T, distribution Dist>
+[[nodiscard]] std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>> toposort(
+    const sparse_matrix<T, Dist>& m, const sparse_matrix<T, Dist>& by_column) {
+  detail::require_square("pgas::toposort", "the matrix", m);
+  if (by_column.rows() != m.cols() || by_column.cols() != m.rows() ||
+      by_column.team().size() != m.team().size() || by_column.nnz() != m.nnz() ||
+      detail::places_digest(m, false) != detail::places_digest(by_column, true)) {
+    throw usage_error("pgas::toposort: the second matrix must be the first one's transpose");
+  }
+  return detail::toposort_rounds(m, by_column);
 }
 
 }  // namespace pgas

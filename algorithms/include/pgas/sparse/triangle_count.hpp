@@ -97,10 +97,7 @@ void for_each_reply(const lower_row_replies& s,
 /// m's team.
 template <class T, distribution Dist>
 [[nodiscard]] std::uint64_t triangle_count(const sparse_matrix<T, Dist>& m) {
-  if (m.rows() != m.cols()) {
-    throw usage_error("pgas::triangle_count: the adjacency matrix must be square, not " +
-                      std::to_string(m.rows()) + " x " + std::to_string(m.cols()));
-  }
+  detail::require_square("pgas::triangle_count", "the adjacency matrix", m);
   const std::size_t me = m.team().this_image();
   // Round 1: ask each needed row's owner for its lower part, once per row.
   std::vector<std::size_t> needed;
