@@ -3,8 +3,9 @@
 // their owners once per distinct column, answered, then the rows summed), transpose (entries
 // sent to their new rows' owners, rows laid out by a counting pass), permute (rperm local,
 // cperm values asked of their owners, entries sent on), toposort (rounds of pivots, their
-// columns sent to the columns' owners, struck entries to the rows' owners), triangles (rows' lower
-// parts asked of their owners and intersected) and BFS (one exchange of (vertex, parent) per
+// columns sent to the columns' owners, struck entries to the rows' owners), triangles (edges
+// directed by a scramble of the vertex numbers; rows' lower parts asked of their owners and
+// intersected) and BFS (one exchange of (vertex, parent) per
 // level). Rows are block distributed in both; the MPI versions start from the same local rows.
 // Every result is checked against the other variant's.
 #include <pgas/pgas.hpp>
@@ -196,21 +197,32 @@ csr mpi_permute(const csr& a,
   return rows_from(a.n, all_to_all(out));
 }
 
+// A fixed scramble of vertex numbers (SplitMix64's finaliser, a bijection): edges are directed
+// from the larger key to the smaller, as pgas::triangle_count directs them.
+std::uint64_t scramble(std::uint64_t v) {
+  v += 0x9e3779b97f4a7c15ULL;
+  v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
+  return v ^ (v >> 31);
+}
+
 std::uint64_t mpi_triangles(const csr& a) {
   const std::size_t p = images();
   const std::size_t me = pgas::this_image();
-  const auto below = [&](std::size_t k) {
-    const std::size_t r = a.rows.global_index(me, k);
-    const auto first = a.col.begin() + static_cast<std::ptrdiff_t>(a.start[k]);
-    const auto last =
-        std::lower_bound(first, a.col.begin() + static_cast<std::ptrdiff_t>(a.start[k + 1]), r);
-    return std::span<const std::size_t>(&*first, static_cast<std::size_t>(last - first));
-  };
-  std::vector<std::size_t> needed;
+  // Each local row's neighbours below it, columns ascending.
+  std::vector<std::size_t> lstart{0}, lcols;
   for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
-    const auto l = below(k);
-    needed.insert(needed.end(), l.begin(), l.end());
+    const std::uint64_t key = scramble(a.rows.global_index(me, k));
+    for (std::size_t e = a.start[k]; e < a.start[k + 1]; ++e) {
+      if (scramble(a.col[e]) < key)
+        lcols.push_back(a.col[e]);
+    }
+    lstart.push_back(lcols.size());
   }
+  const auto below = [&](std::size_t k) {
+    return std::span<const std::size_t>(lcols.data() + lstart[k], lstart[k + 1] - lstart[k]);
+  };
+  std::vector<std::size_t> needed(lcols);
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
   std::vector<std::vector<std::size_t>> asks(p);
@@ -255,7 +267,7 @@ std::uint64_t mpi_triangles(const csr& a) {
           needed.begin());
       const std::size_t* lj = cols.data() + start[at];
       const std::size_t lj_n = start[at + 1] - start[at];
-      for (std::size_t u = 0, v = 0; u < x && v < lj_n;) {
+      for (std::size_t u = 0, v = 0; u < li.size() && v < lj_n;) {
         if (li[u] < lj[v]) {
           ++u;
         } else if (lj[v] < li[u]) {

@@ -1,13 +1,15 @@
 #pragma once
 // pgas::triangle_count (bale's triangles): the triangles of an undirected graph, each counted
-// once, from the strictly lower triangle L of its adjacency matrix: the sum over L's non-zeros
-// (i, j) of |L(i, :) ∩ L(j, :)|. Each image asks the owners of the rows j its rows name for
-// their lower parts (one round of requests, one of replies, both batches to owners through the
-// engine) and intersects sorted lists locally.
+// once: with every edge directed from the vertex of larger key to the smaller (a fixed
+// scramble of the vertex numbers, so that each row keeps about half its entries), the sum over
+// directed edges (i, j) of |L(i, :) ∩ L(j, :)|, L(v, :) the neighbours v points to. Each image asks
+// the owners of the rows j its rows name for their lower parts (one round of requests, one of
+// replies, both batches to owners through the engine) and intersects sorted lists locally.
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/sparse/owner_batches.hpp>
+#include <pgas/sparse/random_permutation.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 
 #include <algorithm>
@@ -64,11 +66,37 @@ void for_each_reply(const lower_row_replies& s,
   }
 }
 
-// The columns below the diagonal of a row whose columns ascend.
-[[nodiscard]] inline std::span<const std::size_t> below(std::span<const std::size_t> cols,
-                                                        std::size_t row) {
-  const auto end = std::lower_bound(cols.begin(), cols.end(), row);
-  return cols.first(static_cast<std::size_t>(end - cols.begin()));
+// The order edges are directed by: a vertex's neighbours "below" it are those of smaller key.
+// Keys are a fixed scramble of the vertex numbers (a bijection), so every vertex keeps about half
+// its neighbours whatever its number: with rows in blocks, ordering by the number instead would
+// leave the last image with most of the work.
+[[nodiscard]] inline std::uint64_t order_key(std::size_t v) noexcept {
+  return mixed(static_cast<std::uint64_t>(v));
+}
+
+// The neighbours of every local row below it (in key order), columns ascending, as compressed
+// rows.
+struct lower_rows {
+  std::vector<std::size_t> start{0};
+  std::vector<std::size_t> cols;
+  [[nodiscard]] std::span<const std::size_t> row(std::size_t k) const {
+    return {cols.data() + start[k], start[k + 1] - start[k]};
+  }
+};
+template <class M>
+[[nodiscard]] lower_rows lower_rows_of(const M& m) {
+  lower_rows l;
+  l.start.reserve(m.local_rows() + 1);
+  l.cols.reserve(m.local_nnz() / 2);
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const std::uint64_t key = order_key(m.global_row(k));
+    for (const std::size_t c : m.row(k).cols) {
+      if (order_key(c) < key)
+        l.cols.push_back(c);
+    }
+    l.start.push_back(l.cols.size());
+  }
+  return l;
 }
 
 // |a ∩ b| of two ascending lists.
@@ -91,20 +119,18 @@ void for_each_reply(const lower_row_replies& s,
 
 }  // namespace detail
 
-/// The triangles of the undirected graph whose adjacency matrix is m (square; every stored
-/// entry is an edge; only the strictly lower triangle is read, so give m symmetric), each
-/// counted once. usage_error on every image for a matrix that is not square. Collective over
-/// m's team.
+/// The triangles of the undirected graph whose adjacency matrix is m (square and symmetric:
+/// every edge stored both ways, as erdos_renyi, rmat and symmetric Matrix Market files give it;
+/// the diagonal is ignored), each counted once. Of each edge one direction is read, chosen by a
+/// fixed scramble of the vertex numbers, so a matrix holding one triangle only undercounts.
+/// usage_error on every image for a matrix that is not square. Collective over m's team.
 template <class T, distribution Dist>
 [[nodiscard]] std::uint64_t triangle_count(const sparse_matrix<T, Dist>& m) {
   detail::require_square("pgas::triangle_count", "the adjacency matrix", m);
   const std::size_t me = m.team().this_image();
+  const detail::lower_rows mine = detail::lower_rows_of(m);
   // Round 1: ask each needed row's owner for its lower part, once per row.
-  std::vector<std::size_t> needed;
-  for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const auto l = detail::below(m.row(k).cols, m.global_row(k));
-    needed.insert(needed.end(), l.begin(), l.end());
-  }
+  std::vector<std::size_t> needed(mine.cols);
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
   detail::lower_row_requests requests;
@@ -121,8 +147,7 @@ template <class T, distribution Dist>
     detail::batches_to_owners<detail::row_entry, detail::lower_row_replies, &detail::note_replies>
         answer(m.team(), replies);
     for (const detail::row_request& q : requests.asked) {
-      const std::size_t k = m.distribution().local_offset(q.row);
-      for (const std::size_t c : detail::below(m.row(k).cols, q.row))
+      for (const std::size_t c : mine.row(m.distribution().local_offset(q.row)))
         answer.push(q.image, {q.row, c});
     }
     answer.deliver();
@@ -139,16 +164,17 @@ template <class T, distribution Dist>
                            [&](std::size_t at, std::size_t col) { cols[next[at]++] = col; });
   }
   replies.got = {};
+  // Each edge (i, j) with j below i meets the rows' lower parts: every common k lies below j,
+  // so each triangle is found once, at its top vertex and middle one.
   std::uint64_t found = 0;
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const auto li = detail::below(m.row(k).cols, m.global_row(k));
+    const auto li = mine.row(k);
     for (std::size_t x = 0, at = 0; x < li.size(); ++x) {
-      const std::size_t j = li[x];
       at = static_cast<std::size_t>(
-          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), j) -
+          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), li[x]) -
           needed.begin());
       const std::span<const std::size_t> lj(cols.data() + start[at], start[at + 1] - start[at]);
-      found += detail::common(li.first(x), lj);  // L(i, :) below j meets L(j, :)
+      found += detail::common(li, lj);
     }
   }
   return runtime::allreduce(found, runtime::reduce_op::sum, m.team().native());
