@@ -8,6 +8,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/sparse/owner_batches.hpp>
+#include <pgas/sparse/row_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 #include <pgas/transfers.hpp>
 
@@ -88,9 +89,7 @@ template <class T, distribution Dist>
     }
   }
   pgas::array<std::int64_t> parent(m.team(), m.rows());
-  std::vector<std::size_t> rows(m.local_rows());
-  for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = m.global_row(k);
-  scatter(parent, std::span<const std::size_t>(rows), std::span<const std::int64_t>(s.parent));
+  detail::store_row_values(m, parent, std::span<const std::int64_t>(s.parent));
   parent.sync();
   return parent;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // pgas::multiply: y = m·x for a sparse matrix and distributed vectors of any distributions.
 // Each image reads the x values its rows' columns name (one gather: a request per owner),
-// computes its rows, and writes them into its part of y where that part holds the same rows,
-// or to y's owners (one scatter) otherwise. Work per image is its share
-// of the non-zeros.
+// computes its rows, and stores them (store_row_values: in place where y's part holds them). Work
+// per image is its share of the non-zeros.
 
 #include <pgas/sparse/column_values.hpp>
+#include <pgas/sparse/row_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 #include <pgas/transfers.hpp>
 
@@ -30,25 +30,16 @@ void multiply(const sparse_matrix<T, Dist>& m, const X& x, Y& y) {
   }
   // The x values this image's rows name, each read once.
   const detail::column_values<T> x_at(m, x);
-  // This image's rows of y: written in place where y's part here holds exactly them (the
-  // same layout as the rows), sent to their owners otherwise.
-  const auto mine = y.local();
-  bool in_place = mine.size() == m.local_rows();
-  for (std::size_t k = 0; in_place && k < mine.size(); ++k)
-    in_place = y.global_index(k) == m.global_row(k);
-  std::vector<T> sums(in_place ? 0 : m.local_rows());
+  // This image's rows of y.
+  std::vector<T> sums(m.local_rows());
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto r = m.row(k);
     T sum{};
     for (std::size_t j = 0; j < r.cols.size(); ++j)
       sum = static_cast<T>(sum + r.values[j] * x_at[r.cols[j]]);
-    (in_place ? mine[k] : sums[k]) = sum;
+    sums[k] = sum;
   }
-  if (!in_place) {
-    std::vector<std::size_t> rows(m.local_rows());
-    for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = m.global_row(k);
-    scatter(y, std::span<const std::size_t>(rows), std::span<const T>(sums));
-  }
+  detail::store_row_values(m, y, std::span<const T>(sums));
   runtime::sync_all(m.team().native());
 }
 
