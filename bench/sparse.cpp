@@ -252,33 +252,35 @@ std::uint64_t mpi_triangles(const csr& a) {
       visit(at, got[e].col);
     }
   };
-  std::vector<std::size_t> start(needed.size() + 1, 0), cols(got.size());
+  // Where each needed vertex lies in `needed` (a table over their range: they are dense), and
+  // needed.size() for any other vertex.
+  const std::size_t low = needed.empty() ? 0 : needed.front();
+  std::vector<std::size_t> slot(needed.empty() ? 0 : needed.back() - low + 1, needed.size());
+  for (std::size_t q = 0; q < needed.size(); ++q) slot[needed[q] - low] = q;
+  const auto position_of = [&](std::size_t v) {
+    return v >= low && v - low < slot.size() ? slot[v - low] : needed.size();
+  };
+  std::vector<std::size_t> start(needed.size() + 1, 0), fetched(got.size());
   walk([&](std::size_t at, std::size_t) { ++start[at + 1]; });
   for (std::size_t q = 0; q < needed.size(); ++q) start[q + 1] += start[q];
   std::vector<std::size_t> next(start.begin(), start.end() - 1);
-  walk([&](std::size_t at, std::size_t col) { cols[next[at]++] = col; });
+  walk([&](std::size_t at, std::size_t col) { fetched[next[at]++] = position_of(col); });
+  // Row i's lower part marked in a bitmap over `needed`; each row j's looked up in it.
+  std::vector<std::uint64_t> marked(needed.size() / 64 + 1, 0);
+  std::vector<std::size_t> li_at;
   std::uint64_t found = 0;
   for (std::size_t k = 0; k + 1 < a.start.size(); ++k) {
-    const auto li = below(k);
-    for (std::size_t x = 0, at = 0; x < li.size(); ++x) {
-      // li ascends: each search starts where the last one ended.
-      at = static_cast<std::size_t>(
-          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), li[x]) -
-          needed.begin());
-      const std::size_t* lj = cols.data() + start[at];
-      const std::size_t lj_n = start[at + 1] - start[at];
-      for (std::size_t u = 0, v = 0; u < li.size() && v < lj_n;) {
-        if (li[u] < lj[v]) {
-          ++u;
-        } else if (lj[v] < li[u]) {
-          ++v;
-        } else {
-          ++found;
-          ++u;
-          ++v;
-        }
-      }
+    li_at.clear();
+    for (const std::size_t j : below(k)) {
+      const std::size_t q = position_of(j);
+      li_at.push_back(q);
+      marked[q / 64] |= std::uint64_t{1} << (q % 64);
     }
+    for (const std::size_t at : li_at) {
+      for (std::size_t e = start[at]; e < start[at + 1]; ++e)
+        found += (marked[fetched[e] / 64] >> (fetched[e] % 64)) & 1U;
+    }
+    for (const std::size_t q : li_at) marked[q / 64] = 0;
   }
   std::uint64_t all = 0;
   MPI_Allreduce(&found, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

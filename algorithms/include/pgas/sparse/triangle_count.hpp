@@ -99,23 +99,30 @@ template <class M>
   return l;
 }
 
-// |a ∩ b| of two ascending lists.
-[[nodiscard]] inline std::uint64_t common(std::span<const std::size_t> a,
-                                          std::span<const std::size_t> b) {
-  std::uint64_t n = 0;
-  for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
-    if (a[x] < b[y]) {
-      ++x;
-    } else if (b[y] < a[x]) {
-      ++y;
-    } else {
-      ++n;
-      ++x;
-      ++y;
+// Where each of a sorted list of distinct vertices lies in it: a table over their range where
+// they are dense in it, a search otherwise; vertices not in the list map to its length.
+class positions {
+ public:
+  explicit positions(const std::vector<std::size_t>& sorted) : sorted_{sorted} {
+    if (!sorted.empty() && sorted.back() - sorted.front() < 4 * sorted.size()) {
+      first_ = sorted.front();
+      table_.assign(sorted.back() - first_ + 1, sorted.size());
+      for (std::size_t q = 0; q < sorted.size(); ++q) table_[sorted[q] - first_] = q;
     }
   }
-  return n;
-}
+  [[nodiscard]] std::size_t operator()(std::size_t v) const {
+    if (!table_.empty())
+      return v >= first_ && v - first_ < table_.size() ? table_[v - first_] : sorted_.size();
+    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), v);
+    return it != sorted_.end() && *it == v ? static_cast<std::size_t>(it - sorted_.begin())
+                                           : sorted_.size();
+  }
+
+ private:
+  const std::vector<std::size_t>& sorted_;
+  std::size_t first_ = 0;
+  std::vector<std::size_t> table_;
+};
 
 }  // namespace detail
 
@@ -153,29 +160,39 @@ template <class T, distribution Dist>
     answer.deliver();
   }
   // The fetched rows, as compressed rows in the order of `needed`: a counting pass, then each
-  // reply placed where its row's stretch is (columns arrive ascending within a row).
+  // reply placed where its row's stretch is, as the position in `needed` of its column.
+  const detail::positions position_of(needed);
   std::vector<std::size_t> start(needed.size() + 1, 0);
   detail::for_each_reply(replies, needed, [&](std::size_t at, std::size_t) { ++start[at + 1]; });
   for (std::size_t a = 0; a < needed.size(); ++a) start[a + 1] += start[a];
-  std::vector<std::size_t> cols(start.back());
+  std::vector<std::size_t> fetched(start.back());
   {
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    detail::for_each_reply(replies, needed,
-                           [&](std::size_t at, std::size_t col) { cols[next[at]++] = col; });
+    detail::for_each_reply(replies, needed, [&](std::size_t at, std::size_t col) {
+      fetched[next[at]++] = position_of(col);
+    });
   }
   replies.got = {};
   // Each edge (i, j) with j below i meets the rows' lower parts: every common k lies below j,
-  // so each triangle is found once, at its top vertex and middle one.
+  // so each triangle is found once, at its top vertex and middle one. Row i's part is marked in
+  // a bitmap over `needed` (one bit more, never set, for vertices not in it), and row j's is
+  // looked up in it: one load per entry, no search.
+  std::vector<std::uint64_t> marked(needed.size() / 64 + 1, 0);
+  std::vector<std::size_t> li_at;
   std::uint64_t found = 0;
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const auto li = mine.row(k);
-    for (std::size_t x = 0, at = 0; x < li.size(); ++x) {
-      at = static_cast<std::size_t>(
-          std::lower_bound(needed.begin() + static_cast<std::ptrdiff_t>(at), needed.end(), li[x]) -
-          needed.begin());
-      const std::span<const std::size_t> lj(cols.data() + start[at], start[at + 1] - start[at]);
-      found += detail::common(li, lj);
+    li_at.clear();
+    for (const std::size_t j : li) {
+      const std::size_t q = position_of(j);
+      li_at.push_back(q);
+      marked[q / 64] |= std::uint64_t{1} << (q % 64);
     }
+    for (const std::size_t at : li_at) {
+      for (std::size_t e = start[at]; e < start[at + 1]; ++e)
+        found += (marked[fetched[e] / 64] >> (fetched[e] % 64)) & 1U;
+    }
+    for (const std::size_t q : li_at) marked[q / 64] = 0;
   }
   return runtime::allreduce(found, runtime::reduce_op::sum, m.team().native());
 }
