@@ -10,6 +10,7 @@
 #include "support.hpp"
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <random>
@@ -25,32 +26,36 @@ class SparseMatrix : public ::testing::Test {};
 TYPED_TEST_SUITE(SparseMatrix, pgas_test::Distributions);
 
 TYPED_TEST(SparseMatrix, rows_hold_every_images_entries_summed_and_sorted) {
-  for (const shape& s : shapes) {
-    const auto m = matrix_of<TypeParam>(s);
-    const auto want = serial_matrix(s.rows, s.cols, s.per_image);
-    EXPECT_EQ(m.rows(), s.rows);
-    EXPECT_EQ(m.cols(), s.cols);
-    EXPECT_EQ(m.nnz(), want.size());
-    std::size_t seen = 0;
-    for (std::size_t k = 0; k < m.local_rows(); ++k) {
-      const std::size_t r = m.global_row(k);
-      EXPECT_EQ(m.owner(r), me());
-      const auto row = m.row(k);
-      ASSERT_EQ(row.cols.size(), row.values.size());
-      EXPECT_TRUE(std::is_sorted(row.cols.begin(), row.cols.end()));
-      for (std::size_t j = 0; j < row.cols.size(); ++j) {
-        const auto it = want.find({r, row.cols[j]});
-        ASSERT_NE(it, want.end()) << "row " << r << " col " << row.cols[j];
-        EXPECT_EQ(row.values[j], it->second);
+  // Entries travel with 32-bit indices where the shape allows, with full ones otherwise: both.
+  for (const std::size_t limit : {std::size_t{UINT32_MAX}, std::size_t{0}})
+    for (const shape& s : shapes) {
+      pgas::detail::testing::compact_index_limit = limit;
+      const auto m = matrix_of<TypeParam>(s);
+      const auto want = serial_matrix(s.rows, s.cols, s.per_image);
+      EXPECT_EQ(m.rows(), s.rows);
+      EXPECT_EQ(m.cols(), s.cols);
+      EXPECT_EQ(m.nnz(), want.size());
+      std::size_t seen = 0;
+      for (std::size_t k = 0; k < m.local_rows(); ++k) {
+        const std::size_t r = m.global_row(k);
+        EXPECT_EQ(m.owner(r), me());
+        const auto row = m.row(k);
+        ASSERT_EQ(row.cols.size(), row.values.size());
+        EXPECT_TRUE(std::is_sorted(row.cols.begin(), row.cols.end()));
+        for (std::size_t j = 0; j < row.cols.size(); ++j) {
+          const auto it = want.find({r, row.cols[j]});
+          ASSERT_NE(it, want.end()) << "row " << r << " col " << row.cols[j];
+          EXPECT_EQ(row.values[j], it->second);
+        }
+        const auto from = want.lower_bound({r, 0});
+        const auto to = want.lower_bound({r + 1, 0});
+        EXPECT_EQ(static_cast<std::ptrdiff_t>(row.cols.size()), std::distance(from, to));
+        seen += row.cols.size();
       }
-      const auto from = want.lower_bound({r, 0});
-      const auto to = want.lower_bound({r + 1, 0});
-      EXPECT_EQ(static_cast<std::ptrdiff_t>(row.cols.size()), std::distance(from, to));
-      seen += row.cols.size();
+      EXPECT_EQ(seen, m.local_nnz());
+      EXPECT_EQ(pgas::co_sum(seen), want.size());
     }
-    EXPECT_EQ(seen, m.local_nnz());
-    EXPECT_EQ(pgas::co_sum(seen), want.size());
-  }
+  pgas::detail::testing::compact_index_limit = UINT32_MAX;
 }
 
 TYPED_TEST(SparseMatrix, multiply_matches_a_serial_product) {
