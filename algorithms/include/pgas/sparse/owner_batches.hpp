@@ -37,7 +37,8 @@ class batches_to_owners {
         me_{t.this_image()},
         state_{t, &state},
         held_(t.size()),
-        // The batch's length and the call's own words leave room: a quarter of a message.
+        // A quarter of the largest message: the engine packs several batches into a buffer,
+        // and a batch goes sooner than a whole buffer's worth would.
         per_batch_{
             std::max<std::size_t>(1, runtime::messages::max_message_bytes() / 4 / sizeof(Item))} {}
   batches_to_owners(const batches_to_owners&) = delete;

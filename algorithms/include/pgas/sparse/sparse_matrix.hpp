@@ -176,27 +176,25 @@ class sparse_matrix {
   void gather_and_build(std::span<const entry<T>> entries, repeated_entries repeats) {
     if (rows_ <= detail::testing::compact_index_limit &&
         cols_ <= detail::testing::compact_index_limit) {
-      batches<compact_entry> received;
-      {
-        detail::batches_to_owners<compact_entry, batches<compact_entry>, &keep<compact_entry>>
-            to_owners(team_, received);
-        for (const entry<T>& e : entries) {
-          to_owners.push(dist_.owner(e.row), {static_cast<std::uint32_t>(e.row),
-                                              static_cast<std::uint32_t>(e.col), e.value});
-        }
-        to_owners.deliver();
-      }
-      build_rows(std::move(received), repeats);
+      gather_and_build_as<compact_entry>(entries, repeats, [](const entry<T>& e) {
+        return compact_entry{static_cast<std::uint32_t>(e.row), static_cast<std::uint32_t>(e.col),
+                             e.value};
+      });
     } else {
-      batches<entry<T>> received;
-      {
-        detail::batches_to_owners<entry<T>, batches<entry<T>>, &keep<entry<T>>> to_owners(team_,
-                                                                                          received);
-        for (const entry<T>& e : entries) to_owners.push(dist_.owner(e.row), e);
-        to_owners.deliver();
-      }
-      build_rows(std::move(received), repeats);
+      gather_and_build_as<entry<T>>(entries, repeats, [](const entry<T>& e) { return e; });
     }
+  }
+  template <class Item, class Travelling>
+  void gather_and_build_as(std::span<const entry<T>> entries,
+                           repeated_entries repeats,
+                           Travelling as_item) {
+    batches<Item> received;
+    {
+      detail::batches_to_owners<Item, batches<Item>, &keep<Item>> to_owners(team_, received);
+      for (const entry<T>& e : entries) to_owners.push(dist_.owner(e.row), as_item(e));
+      to_owners.deliver();
+    }
+    build_rows(std::move(received), repeats);
   }
 
   // Lays out the local rows: entries placed by row (a counting pass, in the order they came),
