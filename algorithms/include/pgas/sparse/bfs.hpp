@@ -10,12 +10,10 @@
 #include <pgas/sparse/owner_batches.hpp>
 #include <pgas/sparse/row_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
-#include <pgas/transfers.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 namespace pgas {

@@ -18,7 +18,6 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace pgas::detail {
@@ -68,9 +67,6 @@ class batches_to_owners {
     }
     runtime::sync_all(team_.native());  // every batch handled, on every image
   }
-
-  /// This image's state. Local.
-  [[nodiscard]] State& state() noexcept { return **state_; }
 
  private:
   // The handler at the owner: the batch is applied where the engine received it, no copy.
