@@ -194,6 +194,12 @@ TEST(TriangleCount, counts_each_triangle_once) {
   EXPECT_EQ(pgas::triangle_count(complete), 20U);
   const pgas::sparse_matrix<double> wide(2, 3, std::span<const pgas::entry<double>>());
   EXPECT_THROW((void)pgas::triangle_count(wide), pgas::usage_error);
+  // A triangle stored one way only (its lower half): refused, not undercounted.
+  std::vector<pgas::entry<int>> one_way;
+  if (me() == 0)
+    one_way = {{1, 0, 1}, {2, 0, 1}, {2, 1, 1}};
+  const pgas::sparse_matrix<int> lower(3, 3, std::span<const pgas::entry<int>>(one_way));
+  EXPECT_THROW((void)pgas::triangle_count(lower), pgas::usage_error);
 }
 
 template <class Dist>

@@ -16,6 +16,7 @@
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/sparse/owner_batches.hpp>
+#include <pgas/sparse/random_permutation.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -261,5 +262,21 @@ class sparse_matrix {
   std::vector<std::size_t> col_index_;
   std::vector<T> values_;
 };
+
+namespace detail {
+// A sum over a matrix's entries of a hash of their places, (row, col) or, `flipped`, (col,
+// row), over every image: equal for a matrix and its transpose, and unequal, but for a chance
+// of 2^-64, for any other pair.
+template <class T, distribution Dist>
+[[nodiscard]] std::uint64_t places_digest(const sparse_matrix<T, Dist>& m, bool flipped) {
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < m.local_rows(); ++k) {
+    const std::uint64_t r = m.global_row(k);
+    for (const std::uint64_t c : m.row(k).cols)
+      sum += mixed((flipped ? c : r) * 0x9e3779b97f4a7c15ULL ^ mixed(flipped ? r : c));
+  }
+  return runtime::allreduce(sum, runtime::reduce_op::sum, m.team().native());
+}
+}  // namespace detail
 
 }  // namespace pgas

@@ -75,25 +75,6 @@ void strike(topo_rows<Dist>& s, std::size_t, std::span<const struck_entry> got) 
   }
 }
 
-}  // namespace detail
-
-namespace detail {
-// A sum over a matrix's entries of a hash of their places, (row, col) or, `flipped`, (col,
-// row), over every image: equal for a matrix and its transpose, and unequal, but for a chance
-// of 2^-64, for any other pair.
-template <class T, distribution Dist>
-[[nodiscard]] std::uint64_t places_digest(const sparse_matrix<T, Dist>& m, bool flipped) {
-  std::uint64_t sum = 0;
-  for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const std::uint64_t r = m.global_row(k);
-    for (const std::uint64_t c : m.row(k).cols)
-      sum += mixed((flipped ? c : r) * 0x9e3779b97f4a7c15ULL ^ mixed(flipped ? r : c));
-  }
-  return runtime::allreduce(sum, runtime::reduce_op::sum, m.team().native());
-}
-}  // namespace detail
-
-namespace detail {
 // toposort's rounds, given m (square) and its transpose.
 template <class T, distribution Dist>
 [[nodiscard]] std::pair<pgas::array<std::size_t>, pgas::array<std::size_t>> toposort_rounds(

@@ -129,11 +129,18 @@ class positions {
 /// The triangles of the undirected graph whose adjacency matrix is m (square and symmetric:
 /// every edge stored both ways, as erdos_renyi, rmat and symmetric Matrix Market files give it;
 /// the diagonal is ignored), each counted once. Of each edge one direction is read, chosen by a
-/// fixed scramble of the vertex numbers, so a matrix holding one triangle only undercounts.
-/// usage_error on every image for a matrix that is not square. Collective over m's team.
+/// fixed scramble of the vertex numbers. usage_error on every image for a matrix that is not
+/// square or not symmetric (checked by a digest of the entries' places: one pass, one sum).
+/// Collective over m's team.
 template <class T, distribution Dist>
 [[nodiscard]] std::uint64_t triangle_count(const sparse_matrix<T, Dist>& m) {
   detail::require_square("pgas::triangle_count", "the adjacency matrix", m);
+  // One direction of each edge is read: a matrix holding one direction only would undercount.
+  if (detail::places_digest(m, false) != detail::places_digest(m, true)) {
+    throw usage_error(
+        "pgas::triangle_count: the adjacency matrix must be symmetric (every edge stored both "
+        "ways)");
+  }
   const std::size_t me = m.team().this_image();
   const detail::lower_rows mine = detail::lower_rows_of(m);
   // Round 1: ask each needed row's owner for its lower part, once per row.
