@@ -71,16 +71,18 @@ void dense_accumulate(Bins& bins,
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
   std::vector<Count> combined(n, identity);
-  std::size_t u = 0;
-  for (const auto k : local_indices) {
-    const auto i = static_cast<std::size_t>(k);
-    if (i < n) {
-      combined[i] = runtime::combine(op, combined[i], static_cast<Count>(value(u)));
-    } else {
-      bad.note(i);
+  runtime::with_combiner<Count>(op, [&](auto f) {
+    std::size_t u = 0;
+    for (const auto k : local_indices) {
+      const auto i = static_cast<std::size_t>(k);
+      if (i < n) {
+        combined[i] = f(combined[i], static_cast<Count>(value(u)));
+      } else {
+        bad.note(i);
+      }
+      ++u;
     }
-    ++u;
-  }
+  });
   if (!bad.none_anywhere())
     return;
   // Owner-major order: image 0's elements in its local order, then image 1's, ...
@@ -97,8 +99,10 @@ void dense_accumulate(Bins& bins,
   runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
                           std::span<const int>(pieces), op, runtime::current_comm());
   auto local = bins.local();
-  for (std::size_t off = 0; off < mine.size(); ++off)
-    local[off] = runtime::combine(op, local[off], static_cast<C>(mine[off]));
+  runtime::with_combiner<C>(op, [&](auto f) {
+    for (std::size_t off = 0; off < mine.size(); ++off)
+      local[off] = f(local[off], static_cast<C>(mine[off]));
+  });
 }
 
 // Combines value(u) into bins[indices[u]] where the owners apply updates (no shared memory) and
@@ -135,11 +139,21 @@ bool exchanged_accumulate(
     }
     if (!bad.none_anywhere())
       return true;
+    // The other owners' buckets first, in rank order, then this image's own updates: those
+    // stay out of the exchange and are applied here, as the owners apply theirs. (Applied in
+    // the bucketing pass instead, a branch per update on where it goes cost more than it saved.)
+    const std::size_t me = e.me();
     std::vector<std::size_t> next(p, 0);
-    for (std::size_t img = 1; img < p; ++img) next[img] = next[img - 1] + counts[img - 1];
-    const std::size_t total = p == 0 ? 0 : next[p - 1] + counts[p - 1];
-    std::vector<std::uint32_t> offsets(total);
-    std::vector<C> values(same ? 0 : total);
+    std::size_t sent = 0;
+    for (std::size_t img = 0; img < p; ++img) {
+      if (img != me) {
+        next[img] = sent;
+        sent += counts[img];
+      }
+    }
+    next[me] = sent;
+    std::vector<std::uint32_t> offsets(sent + counts[me]);
+    std::vector<C> values(same ? 0 : offsets.size());
     std::size_t u = 0;
     for (const auto k : local_indices) {
       const auto place = e.place_of(static_cast<std::size_t>(k));
@@ -149,18 +163,25 @@ bool exchanged_accumulate(
         values[slot] = static_cast<C>(value(u));
       ++u;
     }
+    C* const local = bins.local().data();
+    const auto apply = [&](const std::uint32_t* at, const C* with, std::size_t count) {
+      const auto offset = [at](std::size_t m) { return at[m]; };
+      if constexpr (same) {
+        runtime::combine_scattered(local, count, op, offset, value);
+      } else {
+        runtime::combine_scattered(local, count, op, offset,
+                                   [with](std::size_t m) { return with[m]; });
+      }
+    };
+    apply(offsets.data() + sent, same ? nullptr : values.data() + sent, counts[me]);
+    counts[me] = 0;
     const MPI_Comm comm = runtime::current_comm();
     const std::vector<std::uint32_t> mine =
-        runtime::exchange(std::span<const std::uint32_t>(offsets), counts, comm);
-    auto local = bins.local();
-    if constexpr (same) {
-      for (const std::uint32_t off : mine)
-        local[off] = runtime::combine(op, local[off], value.value);
-    } else {
-      const std::vector<C> theirs = runtime::exchange(std::span<const C>(values), counts, comm);
-      for (std::size_t m = 0; m < mine.size(); ++m)
-        local[mine[m]] = runtime::combine(op, local[mine[m]], theirs[m]);
-    }
+        runtime::exchange(std::span<const std::uint32_t>(offsets.data(), sent), counts, comm);
+    std::vector<C> theirs;
+    if constexpr (!same)
+      theirs = runtime::exchange(std::span<const C>(values.data(), sent), counts, comm);
+    apply(mine.data(), theirs.data(), mine.size());
     return true;
   }
 }

@@ -4,6 +4,7 @@
 #include <pgas/runtime/reduce_op.hpp>
 
 #include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace pgas::runtime {
@@ -47,6 +48,51 @@ template <class T>
       return b;
   }
   return b;  // not reached: every op is handled above
+}
+
+/// Calls body(f) once with f(a, b) == combine(op, a, b) for T, as a function the compiler can
+/// inline: loops over many updates choose the op once, outside the loop (a call per update
+/// kept the misses of random updates from overlapping).
+template <class T, class Body>
+void with_combiner(reduce_op op, Body&& body) {
+  switch (op) {
+    case reduce_op::sum:
+      body([](const T& a, const T& b) { return static_cast<T>(a + b); });
+      return;
+    case reduce_op::replace:
+      body([](const T&, const T& b) { return b; });
+      return;
+    case reduce_op::no_op:
+      body([](const T& a, const T&) { return a; });
+      return;
+    case reduce_op::bxor:
+      if constexpr (std::is_integral_v<T>) {
+        body([](const T& a, const T& b) { return static_cast<T>(a ^ b); });
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  body([op](const T& a, const T& b) { return combine(op, a, b); });
+}
+
+/// to[offset(k)] = to[offset(k)] op value(k) for k < count: an owner applying a batch of
+/// updates with plain loads and stores, each element's line asked for a few updates ahead so
+/// that the misses of random updates overlap.
+template <class T, class Offset, class Value>
+void combine_scattered(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
+  if (op == reduce_op::no_op)
+    return;
+  constexpr std::size_t ahead = 16;
+  with_combiner<T>(op, [&](auto f) {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k + ahead < count)
+        __builtin_prefetch(to + offset(k + ahead), 1);
+      T& e = to[offset(k)];
+      e = f(e, value(k));
+    }
+  });
 }
 
 }  // namespace pgas::runtime

@@ -90,39 +90,10 @@ inline window& named(std::uint64_t name, const char* what = "an update") {
   return *w;
 }
 
-// to[offset(k)] = to[offset(k)] op value(k) for k < count, the element's line asked for a few
-// updates ahead so that the misses of random updates overlap. The op is chosen once, outside
-// the loop.
+// Applies a batch at its owner (combine_scattered), counted in the statistics.
 template <class T, class Offset, class Value>
 void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
-  constexpr std::size_t ahead = 16;
-  const auto loop = [&](auto f) {
-    for (std::size_t k = 0; k < count; ++k) {
-      if (k + ahead < count)
-        __builtin_prefetch(to + offset(k + ahead), 1);
-      T& e = to[offset(k)];
-      e = f(e, value(k));
-    }
-  };
-  switch (op) {
-    case reduce_op::sum:
-      loop([](const T& a, const T& b) { return static_cast<T>(a + b); });
-      break;
-    case reduce_op::replace:
-      loop([](const T&, const T& b) { return b; });
-      break;
-    case reduce_op::no_op:
-      break;
-    case reduce_op::bxor:
-      if constexpr (std::is_integral_v<T>) {
-        loop([](const T& a, const T& b) { return static_cast<T>(a ^ b); });
-        break;
-      }
-      [[fallthrough]];
-    default:
-      loop([op](const T& a, const T& b) { return combine(op, a, b); });
-      break;
-  }
+  combine_scattered(to, count, op, offset, value);
   statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
 }
 
