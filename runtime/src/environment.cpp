@@ -213,6 +213,7 @@ void environment::start(int* argc, char*** argv) {
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
+  runtime::detail::note_team_in_force();
 }
 
 environment::~environment() {

@@ -148,11 +148,28 @@ void post(engine& e, std::size_t slot) {
   e.posted.push_back(slot);
 }
 
+// Writes the count of the lane's last run into its header (join_run counts in the lane only),
+// and counts a run of this image's own messages as unacknowledged: once per run, not per
+// message, since a run is closed before its buffer goes.
+void close_run(engine& e, std::size_t destination) noexcept {
+  fast_path::lane& l = e.lanes[destination];
+  if (l.count_at == nullptr)
+    return;
+  std::memcpy(l.count_at, &l.last_count, sizeof l.last_count);
+  if (l.last_token == root_token) {
+    e.outstanding += l.last_count;
+    e.outstanding_to[destination] += l.last_count;
+  }
+  l.count_at = nullptr;
+  l.last_handler = 0;  // closed: nothing joins it
+}
+
 void send_buffer(engine& e, std::size_t destination) {
   outgoing& o = e.out[destination];
   fast_path::lane& l = e.lanes[destination];
   if (l.used == 0)
     return;
+  close_run(e, destination);
   MPI_Request request = MPI_REQUEST_NULL;
   check(MPI_Isend(l.data, static_cast<int>(l.used), MPI_BYTE, static_cast<int>(destination), tag,
                   e.comm, &request),
@@ -236,6 +253,7 @@ std::span<std::byte> reserve_with_token(engine& e,
     if (e.lanes[destination].used + need > e.buffer_bytes)
       send_buffer(e, destination);
   }
+  close_run(e, destination);
   fast_path::lane& l = e.lanes[destination];
   const header h{name, static_cast<std::uint32_t>(bytes), token, 1, 0};
   std::memcpy(l.data + l.used, &h, sizeof h);
@@ -334,6 +352,7 @@ void on_ask(std::size_t source, std::span<const std::byte>) {
 // Sends what is queued for `destination` now, with a request for the acknowledgements it holds
 // of this image's messages when it is owed any (in the same buffer: one message, not two).
 void send_asking_for_acks(engine& e, std::size_t destination) {
+  close_run(e, destination);  // its messages are counted now
   if (e.outstanding_to[destination] > 0) {
     auto room = reserve_with_token(e, destination, e.ask_name, alignment, no_ack);
     std::memset(room.data(), 0, room.size());
@@ -372,8 +391,10 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
   const context outer = e.current;
   fast_path::view.in_handler = true;
   std::uint32_t done = 0;
+  // Set once for the run: a handler that sent something leaves its record here, taken below;
+  // one that made progress finds it restored by the nested runs.
+  e.current = context{true, source, h.token, no_ack};
   for (std::uint32_t k = 0; k < h.count; ++k, at += size) {
-    e.current = context{true, source, h.token, no_ack};
     try {
       run(source, std::span<const std::byte>(at, h.bytes));
     } catch (const std::exception& x) {
@@ -387,6 +408,7 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
       ++done;  // it sent nothing: done
       continue;
     }
+    e.current.record = no_ack;
     e.records[index].running = false;
     if (e.records[index].children == 0)
       finish_record(e, index);
@@ -467,10 +489,7 @@ std::span<std::byte> reserve_slowly(std::size_t destination,
                                     std::size_t bytes) {
   engine& e = the_engine("sending a message");
   if (!e.current.active) {
-    auto room = reserve_with_token(e, destination, handler_name, bytes, root_token);
-    ++e.outstanding;
-    ++e.outstanding_to[destination];
-    return room;
+    return reserve_with_token(e, destination, handler_name, bytes, root_token);
   }
   // Reserving may make progress and run other handlers: the record is taken first and
   // counted after, when the message is surely queued.
@@ -645,8 +664,7 @@ void start(MPI_Comm world) {
     post(*e, k);
   }
   live = e.release();
-  fast_path::view = fast_path::state{live->lanes.data(), live->size, &live->outstanding,
-                                     live->outstanding_to.data(), false};
+  fast_path::view = fast_path::state{live->lanes.data(), live->size, false};
 }
 
 void stop(bool unwinding) noexcept {

@@ -166,6 +166,7 @@ change_team::change_team(const team& t) : exceptions_at_entry_{std::uncaught_exc
   }
   t.barrier();
   scopes().push_back(t);
+  runtime::detail::note_team_in_force();
 }
 
 change_team::~change_team() {
@@ -173,6 +174,7 @@ change_team::~change_team() {
     return;  // the environment already ended
   const team t = scopes().back();
   scopes().pop_back();
+  runtime::detail::note_team_in_force();
   if (std::uncaught_exceptions() > exceptions_at_entry_)
     return;  // others may not be leaving
   try {
@@ -186,19 +188,34 @@ namespace runtime {
 
 acting_team::acting_team(const team& t) : pushed_{true} {
   scopes().push_back(t);
+  detail::note_team_in_force();
 }
 acting_team::acting_team(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL || comm == current_comm())
     return;
   scopes().push_back(team::borrowed(comm));
   pushed_ = true;
+  detail::note_team_in_force();
 }
 acting_team::~acting_team() {
-  if (pushed_ && !scopes().empty())
+  if (pushed_ && !scopes().empty()) {
     scopes().pop_back();
+    detail::note_team_in_force();
+  }
 }
 
-std::size_t world_rank_in_force(std::size_t image) {
+void detail::note_team_in_force() noexcept {
+  detail::world_in_force_size = 0;
+  if (scopes().empty()) {
+    try {
+      detail::world_in_force_size = world_size();
+    } catch (const usage_error&) {
+      // no environment: every address takes the checked path, which says so
+    }
+  }
+}
+
+std::size_t detail::world_rank_in_force_slowly(std::size_t image) {
   require_environment("addressing an image");
   const std::size_t size = scopes().empty() ? world_size() : scopes().back().size();
   if (image >= size)
@@ -213,6 +230,7 @@ MPI_Comm current_comm() {
 
 void reset_team_scopes() noexcept {
   scopes().clear();
+  detail::world_in_force_size = 0;
   world_team_cache().reset();
 }
 

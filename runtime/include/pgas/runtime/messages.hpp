@@ -51,21 +51,20 @@ struct lane {
   std::uint32_t last_bytes = 0;
   std::uint32_t last_token = 0;
   std::uint32_t last_count = 0;
-  std::byte* count_at = nullptr;  // the last run's count, in the buffer
+  std::byte* count_at = nullptr;  // where the last run's count goes once the run is closed
 };
 struct state {
   lane* lanes = nullptr;  // by world rank
   std::size_t images = 0;
-  std::size_t* outstanding = nullptr;     // this image's messages not yet acknowledged
-  std::size_t* outstanding_to = nullptr;  // the same, by destination
   bool in_handler = false;
 };
 /// The engine's lanes while it runs (one engine per process).
 inline state view;
 /// Appends one message of `bytes` (taking `size`, its padded length) to the lane's last run.
+/// The run's count is written into its header when the run is closed (a new run starts or the
+/// buffer goes), not per message.
 inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t bytes) noexcept {
   ++l.last_count;
-  std::memcpy(l.count_at, &l.last_count, sizeof l.last_count);
   std::byte* payload = l.data + l.used;
   l.used += size;
   return {payload, bytes};
@@ -91,8 +90,6 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
     const std::size_t size = (bytes + 7) / 8 * 8;
     if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
         l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
-      ++*v.outstanding;
-      ++v.outstanding_to[destination];
       return fast_path::join_run(l, size, bytes);
     }
   }

@@ -111,9 +111,22 @@ class acting_team {
  private:
   bool pushed_ = false;
 };
+namespace detail {
+/// The world's size while the environment lives and no other team is in force, else 0: most
+/// calls address the world's images, and a stream of remote calls asks for every message.
+inline std::size_t world_in_force_size = 0;
+/// world_rank_in_force() when the world is not in force, or the image is not the world's.
+[[nodiscard]] std::size_t world_rank_in_force_slowly(std::size_t image);
+/// Sets world_in_force_size from the scopes and the environment. Local.
+void note_team_in_force() noexcept;
+}  // namespace detail
 /// The world rank of image `image` of the team in force, without copying the team; throws
 /// out_of_range for an image the team does not have. Local.
-[[nodiscard]] std::size_t world_rank_in_force(std::size_t image);
+[[nodiscard]] inline std::size_t world_rank_in_force(std::size_t image) {
+  if (image < detail::world_in_force_size)
+    return image;
+  return detail::world_rank_in_force_slowly(image);
+}
 /// current_team()'s communicator, without copying the team. Local.
 [[nodiscard]] MPI_Comm current_comm();
 /// Forgets every change_team scope (the environment ends). Local.
