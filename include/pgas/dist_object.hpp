@@ -36,6 +36,24 @@ struct dist_registry {
     std::size_t type;
   };
   std::unordered_map<std::uint64_t, entry> objects;
+  /// The object a stream of calls names, found once: most streams name one object.
+  std::uint64_t last_id = 0;
+  entry last{nullptr, 0};
+  [[nodiscard]] const entry* find(std::uint64_t id) {
+    if (last.object != nullptr && id == last_id)
+      return &last;
+    const auto it = objects.find(id);
+    if (it == objects.end())
+      return nullptr;
+    last_id = id;
+    last = it->second;
+    return &last;
+  }
+  void erase(std::uint64_t id) {
+    objects.erase(id);
+    if (id == last_id)
+      last = entry{nullptr, 0};
+  }
 };
 inline dist_registry& dist_objects() {
   static dist_registry r;
@@ -72,7 +90,7 @@ class dist_object {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: destroying a dist_object: %s\n", e.what());
     }
-    detail::dist_objects().objects.erase(id_);
+    detail::dist_objects().erase(id_);
   }
 
   [[nodiscard]] T& operator*() noexcept { return value_; }
@@ -108,15 +126,15 @@ struct codec<dist_object<T>> {
     codec<std::uint64_t>::write(out, d.id());
   }
   static dist_object<T>& read(const std::byte*& in) {
+    static const std::size_t type = typeid(T).hash_code();
     const std::uint64_t id = codec<std::uint64_t>::read(in);
-    const auto& objects = dist_objects().objects;
-    const auto it = objects.find(id);
-    if (it == objects.end() || it->second.type != typeid(T).hash_code()) {
+    const dist_registry::entry* found = dist_objects().find(id);
+    if (found == nullptr || found->type != type) {
       throw usage_error(
           "a remote call names a pgas::dist_object this image does not have (it is "
           "not a member of the object's team, or the object is destroyed)");
     }
-    return *static_cast<dist_object<T>*>(it->second.object);
+    return *static_cast<dist_object<T>*>(found->object);
   }
 };
 }  // namespace detail::wire

@@ -23,9 +23,11 @@ namespace pgas {
 class event {
  public:
   /// Collective over the team in force: every image's count starts at 0.
-  event() : counts_(0) {}
+  event() : counts_(0) { counts_.window(detail::internal).reached_only_through_owner(); }
   /// Collective over team t: post(img) names t's images.
-  explicit event(const team& t) : counts_(t, 0) {}
+  explicit event(const team& t) : counts_(t, 0) {
+    counts_.window(detail::internal).reached_only_through_owner();
+  }
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.

@@ -131,6 +131,10 @@ bool window::owner_applies_updates() const {
   return s.owner_applies && s.mode == epoch::passive;
 }
 
+void window::reached_only_through_owner() {
+  state().only_through_owner = true;
+}
+
 void* window::own_memory_for_update(MPI_Aint disp, std::size_t bytes) {
   window_state& s = state();
   if (bytes > 0)

@@ -32,7 +32,8 @@ void complete_windows(bool await_batches) {
     if (await_batches)
       await_owners(*s);
     s->completed();
-    check(MPI_Win_sync(s->win), "MPI_Win_sync");
+    if (s->needs_memory_sync())
+      check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
 }
 }  // namespace
@@ -47,7 +48,7 @@ void complete_windows_but_batches() {
 
 void sync_all_window_memory() {
   for (window_state* s : live_windows()) {
-    if (s->mode == epoch::passive)
+    if (s->mode == epoch::passive && s->needs_memory_sync())
       check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
 }

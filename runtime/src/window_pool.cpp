@@ -43,6 +43,7 @@ std::unique_ptr<window_state> take(MPI_Comm comm,
     if (s.comm == comm && s.sizes == every_rank_bytes && s.disp_units.front() == disp_unit) {
       std::unique_ptr<window_state> out = std::move(*it);
       pool.erase(std::next(it).base());
+      out->only_through_owner = false;  // the new container says so again if it is
       // Peers' last writes completed before the barrier in keep(); order them before the new
       // owner's initialising stores.
       check(MPI_Win_sync(out->win), "MPI_Win_sync");

@@ -30,6 +30,12 @@ struct window_state {
   // Accumulates and atomics are applied by the owner (owner_updates.hpp): a container window
   // without shared memory, while the engine runs.
   bool owner_applies = false;
+  // window::reached_only_through_owner: while the owner applies updates, others never reach
+  // this memory through MPI, so a sync point skips its MPI_Win_sync.
+  bool only_through_owner = false;
+  [[nodiscard]] bool needs_memory_sync() const noexcept {
+    return !(owner_applies && only_through_owner);
+  }
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units
   // disp_units past the memory MPI allocated, so a displacement relative to base() becomes
