@@ -99,6 +99,34 @@ std::uint64_t ff_handler() {
   return name;
 }
 
+// A call whose function and arguments have one size whatever their values: a stream of them
+// is handled a run at a time (runtime::messages::reserve_in_runs), one handler call per run.
+template <class Fn, class... A>
+inline constexpr bool fixed_size_call = (wire::plain<A> && ...);
+template <class Fn, class... A>
+constexpr std::size_t fixed_call_bytes() {
+  // As wire::function_size and the plain codec write them.
+  const std::size_t function =
+      std::is_pointer_v<Fn> ? sizeof(std::uint64_t) : (std::is_empty_v<Fn> ? 0 : sizeof(Fn));
+  return function + (std::size_t{0} + ... + sizeof(A));
+}
+
+// The handler of a run of fixed-size rpc_ff calls: each call padded to 8 bytes, back to back.
+template <class Fn, class... A>
+void run_ff_each(std::size_t, std::span<const std::byte> payload) {
+  constexpr std::size_t stride = (fixed_call_bytes<Fn, A...>() + 7) / 8 * 8;
+  for (std::size_t at = 0; at + stride <= payload.size(); at += stride) {
+    const std::byte* p = payload.data() + at;
+    decode_and_call<Fn, A...>(p);
+  }
+}
+
+template <class Fn, class... A>
+std::uint64_t ff_each_handler() {
+  static const std::uint64_t name = runtime::messages::name_of(&run_ff_each<Fn, A...>);
+  return name;
+}
+
 // What an rpc's future waits for; its address travels to the target and back.
 template <class R>
 struct call_state {
@@ -307,9 +335,18 @@ void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
   using Fn = std::decay_t<F>;
   check_call<Fn, std::decay_t<Args>...>();
   const Fn& fn = f;
-  const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
-  std::byte* at =
-      runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes).data();
+  std::byte* at = nullptr;
+  if constexpr (fixed_size_call<Fn, std::decay_t<Args>...> &&
+                fixed_call_bytes<Fn, std::decay_t<Args>...>() > 0) {
+    constexpr std::size_t bytes = fixed_call_bytes<Fn, std::decay_t<Args>...>();
+    at = runtime::messages::reserve_in_runs(world_rank,
+                                            ff_each_handler<Fn, std::decay_t<Args>...>(), bytes)
+             .data();
+  } else {
+    const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
+    at = runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes)
+             .data();
+  }
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
 }
 

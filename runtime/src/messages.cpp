@@ -27,8 +27,10 @@ struct header {
   std::uint32_t bytes;
   std::uint32_t token;
   std::uint32_t count;
-  std::uint32_t unused;
+  std::uint32_t flags;
 };
+// header::flags: the handler takes its run's messages in one call (reserve_in_runs).
+constexpr std::uint32_t whole_run = 1;
 static_assert(sizeof(header) == 24);
 constexpr std::uint32_t root_token =
     0;  // fast_path::lane::last_token of user code: reserve() inline
@@ -48,9 +50,10 @@ using buffer = std::unique_ptr<std::byte[]>;
 // A message handled here whose handler sent messages not all acknowledged yet.
 struct record {
   std::size_t source = 0;
-  std::uint32_t token = 0;   // what to acknowledge to source
-  std::size_t children = 0;  // messages it caused, unacknowledged
-  bool running = false;      // its handler has not returned
+  std::uint32_t token = 0;     // what to acknowledge to source
+  std::size_t children = 0;    // messages it caused, unacknowledged
+  bool running = false;        // its handler has not returned
+  std::uint32_t messages = 1;  // what it acknowledges: a whole run's, for a run handled at once
 };
 
 // One destination's buffer being filled: its memory, and whether it must go at the next
@@ -208,11 +211,14 @@ bool recycle_sends(engine& e) {
   return true;
 }
 
+// `flags` (header::flags) go into a new run's header; a run joined has them already (a
+// handler is always reserved with the same flags).
 std::span<std::byte> reserve_with_token(engine& e,
                                         std::size_t destination,
                                         std::uint64_t name,
                                         std::size_t bytes,
-                                        std::uint32_t token) {
+                                        std::uint32_t token,
+                                        std::uint32_t flags = 0) {
   const std::size_t size = padded(bytes);
   const std::size_t need = sizeof(header) + size;
   if (need > e.buffer_bytes) {
@@ -255,7 +261,7 @@ std::span<std::byte> reserve_with_token(engine& e,
   }
   close_run(e, destination);
   fast_path::lane& l = e.lanes[destination];
-  const header h{name, static_cast<std::uint32_t>(bytes), token, 1, 0};
+  const header h{name, static_cast<std::uint32_t>(bytes), token, 1, flags};
   std::memcpy(l.data + l.used, &h, sizeof h);
   l.last_handler = name;
   l.last_bytes = h.bytes;
@@ -287,7 +293,7 @@ void finish_record(engine& e, std::uint32_t index) {
   e.free_records.push_back(index);
   if (r.token == root_token)
     --e.open_from[r.source];
-  acknowledge(e, r.source, r.token);
+  acknowledge(e, r.source, r.token, r.messages);
 }
 
 // The built-in handler of acknowledgements: each names a message this image sent.
@@ -378,14 +384,19 @@ handler find_handler(engine& e, std::uint64_t name) {
   std::_Exit(EXIT_FAILURE);
 }
 
-// Runs the handler of each of `count` messages of one run; their context says whom each is
-// acknowledged to. Those whose handlers sent nothing are acknowledged together at the end;
-// the others once what they sent is.
+// Runs the handler of each of `count` messages of one run — or, for a run its handler takes
+// whole, the handler once with every message — ; their context says whom each is acknowledged
+// to. Those whose handlers sent nothing are acknowledged together at the end; the others once
+// what they sent is (a run taken whole counts as one message that many times over).
 void handle_run(engine& e, handler run, std::size_t source, const header& h, const std::byte* at) {
-  const std::size_t size = padded(h.bytes);
+  const bool at_once = (h.flags & whole_run) != 0;
+  const std::uint32_t calls = at_once ? 1 : h.count;
+  const std::uint32_t per_call = at_once ? h.count : 1;
+  const std::size_t size = at_once ? padded(h.bytes) * h.count : padded(h.bytes);
+  const std::size_t bytes = at_once ? size : h.bytes;
   if (h.token == no_ack) {
-    for (std::uint32_t k = 0; k < h.count; ++k, at += size)
-      run(source, std::span<const std::byte>(at, h.bytes));
+    for (std::uint32_t k = 0; k < calls; ++k, at += size)
+      run(source, std::span<const std::byte>(at, bytes));
     return;
   }
   const context outer = e.current;
@@ -394,9 +405,9 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
   // Set once for the run: a handler that sent something leaves its record here, taken below;
   // one that made progress finds it restored by the nested runs.
   e.current = context{true, source, h.token, no_ack};
-  for (std::uint32_t k = 0; k < h.count; ++k, at += size) {
+  for (std::uint32_t k = 0; k < calls; ++k, at += size) {
     try {
-      run(source, std::span<const std::byte>(at, h.bytes));
+      run(source, std::span<const std::byte>(at, bytes));
     } catch (const std::exception& x) {
       // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
       end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
@@ -405,10 +416,11 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
     }
     const std::uint32_t index = e.current.record;
     if (index == no_ack) {
-      ++done;  // it sent nothing: done
+      done += per_call;  // it sent nothing: done
       continue;
     }
     e.current.record = no_ack;
+    e.records[index].messages = per_call;
     e.records[index].running = false;
     if (e.records[index].children == 0)
       finish_record(e, index);
@@ -486,15 +498,17 @@ std::uint64_t name_of(handler h) {
 
 std::span<std::byte> reserve_slowly(std::size_t destination,
                                     std::uint64_t handler_name,
-                                    std::size_t bytes) {
+                                    std::size_t bytes,
+                                    bool whole_runs) {
   engine& e = the_engine("sending a message");
+  const std::uint32_t flags = whole_runs ? whole_run : 0;
   if (!e.current.active) {
-    return reserve_with_token(e, destination, handler_name, bytes, root_token);
+    return reserve_with_token(e, destination, handler_name, bytes, root_token, flags);
   }
   // Reserving may make progress and run other handlers: the record is taken first and
   // counted after, when the message is surely queued.
   const std::uint32_t index = record_of_current(e);
-  auto room = reserve_with_token(e, destination, handler_name, bytes, index + 1);
+  auto room = reserve_with_token(e, destination, handler_name, bytes, index + 1, flags);
   ++e.records[index].children;
   ++e.children_to[destination];
   return room;

@@ -52,6 +52,48 @@ void hop(pgas::dist_object<long>& visits, long left) {
   }
 }
 
+// Calls of fixed-size arguments only (no dist_object) go in runs their handler takes whole:
+// this image's count of the hops that ran here, and a chain that forks on the way.
+long plain_hops_here = 0;
+void plain_hop(long left, long fork) {
+  ++plain_hops_here;
+  if (left > 0) {
+    const std::size_t n = pgas::num_images();
+    pgas::rpc_ff((pgas::this_image() + 1) % n, plain_hop, left - 1, fork);
+    if (left == fork)
+      pgas::rpc_ff((pgas::this_image() + 2) % n, plain_hop, left - 1, fork);
+  }
+}
+
+TEST(Rpc, runs_of_fixed_size_calls_that_call_again_finish_by_the_sync_point) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  plain_hops_here = 0;
+  pgas::sync_all();
+  // 500 chains from each image to every image in turn, each of 4 hops whose first forks a
+  // second branch of 3: 7 calls a chain. A lambda's calls count in a second round.
+  constexpr long chains = 500;
+  for (long c = 0; c < chains; ++c)
+    pgas::rpc_ff((me + static_cast<std::size_t>(c)) % n, plain_hop, 3L, 3L);
+  pgas::sync_all();
+  EXPECT_EQ(pgas::co_sum(plain_hops_here), 7 * chains * static_cast<long>(n));
+  plain_hops_here = 0;
+  pgas::sync_all();
+  for (long c = 0; c < chains; ++c) {
+    pgas::rpc_ff(
+        static_cast<std::size_t>(c) % n, [](long k) { plain_hops_here += k; }, c);
+  }
+  pgas::sync_all();
+  // Image i receives the c with c % n == i from every image.
+  long want = 0;
+  for (long c = 0; c < chains; ++c) {
+    if (static_cast<std::size_t>(c) % n == me)
+      want += c * static_cast<long>(n);
+  }
+  EXPECT_EQ(plain_hops_here, want);
+  pgas::sync_all();
+}
+
 TEST(Rpc, calls_made_by_handlers_have_run_by_the_same_sync_point) {
   const std::size_t n = pgas::num_images();
   pgas::dist_object<long> visits(0L);

@@ -71,10 +71,30 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 }
 }  // namespace fast_path
 
-/// reserve() when the message does not simply join its destination's last run.
+/// reserve() when the message does not simply join its destination's last run; with
+/// `whole_runs`, reserve_in_runs().
 [[nodiscard]] std::span<std::byte> reserve_slowly(std::size_t destination,
                                                   std::uint64_t handler_name,
-                                                  std::size_t bytes);
+                                                  std::size_t bytes,
+                                                  bool whole_runs = false);
+
+namespace fast_path {
+/// The inline part of reserve(): room in the destination's last run when the message joins it.
+[[nodiscard]] inline std::span<std::byte> join(std::size_t destination,
+                                               std::uint64_t handler_name,
+                                               std::size_t bytes) noexcept {
+  state& v = view;
+  if (destination < v.images && !v.in_handler) {
+    lane& l = v.lanes[destination];
+    const std::size_t size = (bytes + 7) / 8 * 8;
+    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
+        l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
+      return join_run(l, size, bytes);
+    }
+  }
+  return {};
+}
+}  // namespace fast_path
 
 /// Room for one message of `bytes` bytes to world rank `destination`, to be filled before the
 /// next engine call; its handler is the one named `handler_name`. May send full buffers and
@@ -84,16 +104,18 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 [[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination,
                                                   std::uint64_t handler_name,
                                                   std::size_t bytes) {
-  fast_path::state& v = fast_path::view;
-  if (destination < v.images && !v.in_handler) {
-    fast_path::lane& l = v.lanes[destination];
-    const std::size_t size = (bytes + 7) / 8 * 8;
-    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
-        l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
-      return fast_path::join_run(l, size, bytes);
-    }
-  }
-  return reserve_slowly(destination, handler_name, bytes);
+  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes);
+  return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes);
+}
+/// As reserve(), for a handler that takes a run of its messages in one call: it is called once
+/// per run with the run's messages back to back, each padded to a multiple of 8 bytes (a
+/// handler of fixed-size messages knows their size): a stream then pays one call per run, not
+/// one per message. `bytes` > 0. Use one handler name with one of reserve() and this only.
+[[nodiscard]] inline std::span<std::byte> reserve_in_runs(std::size_t destination,
+                                                          std::uint64_t handler_name,
+                                                          std::size_t bytes) {
+  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes);
+  return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes, true);
 }
 /// As reserve(), for a reply to the message whose handler is running, to its sender: a reply is
 /// not acknowledged (the acknowledgement of the message it answers follows it on the same
