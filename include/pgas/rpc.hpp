@@ -101,14 +101,12 @@ std::uint64_t ff_handler() {
 
 // A call whose function and arguments have one size whatever their values: a stream of them
 // is handled a run at a time (runtime::messages::reserve_in_runs), one handler call per run.
-template <class Fn, class... A>
-inline constexpr bool fixed_size_call = (wire::plain<A> && ...);
+template <class... A>
+inline constexpr bool fixed_size_arguments = (wire::plain<A> && ...);
+// The bytes such a call takes, as call_size counts them (the plain codec writes sizeof(A)).
 template <class Fn, class... A>
 constexpr std::size_t fixed_call_bytes() {
-  // As wire::function_size and the plain codec write them.
-  const std::size_t function =
-      std::is_pointer_v<Fn> ? sizeof(std::uint64_t) : (std::is_empty_v<Fn> ? 0 : sizeof(Fn));
-  return function + (std::size_t{0} + ... + sizeof(A));
+  return wire::function_size<Fn>() + (std::size_t{0} + ... + sizeof(A));
 }
 
 // The handler of a run of fixed-size rpc_ff calls: each call padded to 8 bytes, back to back.
@@ -336,7 +334,7 @@ void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
   check_call<Fn, std::decay_t<Args>...>();
   const Fn& fn = f;
   std::byte* at = nullptr;
-  if constexpr (fixed_size_call<Fn, std::decay_t<Args>...> &&
+  if constexpr (fixed_size_arguments<std::decay_t<Args>...> &&
                 fixed_call_bytes<Fn, std::decay_t<Args>...>() > 0) {
     constexpr std::size_t bytes = fixed_call_bytes<Fn, std::decay_t<Args>...>();
     at = runtime::messages::reserve_in_runs(world_rank,

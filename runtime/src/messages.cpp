@@ -29,8 +29,7 @@ struct header {
   std::uint32_t count;
   std::uint32_t flags;
 };
-// header::flags: the handler takes its run's messages in one call (reserve_in_runs).
-constexpr std::uint32_t whole_run = 1;
+using fast_path::whole_run;  // header::flags
 static_assert(sizeof(header) == 24);
 constexpr std::uint32_t root_token =
     0;  // fast_path::lane::last_token of user code: reserve() inline
@@ -211,8 +210,7 @@ bool recycle_sends(engine& e) {
   return true;
 }
 
-// `flags` (header::flags) go into a new run's header; a run joined has them already (a
-// handler is always reserved with the same flags).
+// `flags` (header::flags) go into a new run's header; a message joins only a run of its flags.
 std::span<std::byte> reserve_with_token(engine& e,
                                         std::size_t destination,
                                         std::uint64_t name,
@@ -233,7 +231,7 @@ std::span<std::byte> reserve_with_token(engine& e,
     // The same kind of message as the last one: it joins that header's run.
     fast_path::lane& l = e.lanes[destination];
     if (l.used > 0 && l.last_handler == name && l.last_bytes == bytes && l.last_token == token &&
-        l.last_count < UINT32_MAX && l.used + size <= l.room) {
+        l.last_flags == flags && l.last_count < UINT32_MAX && l.used + size <= l.room) {
       if (token != root_token)
         e.out[destination].urgent = true;
       return fast_path::join_run(l, size, bytes);
@@ -266,6 +264,7 @@ std::span<std::byte> reserve_with_token(engine& e,
   l.last_handler = name;
   l.last_bytes = h.bytes;
   l.last_token = token;
+  l.last_flags = flags;
   l.last_count = 1;
   l.count_at = l.data + l.used + offsetof(header, count);
   std::byte* payload = l.data + l.used + sizeof h;
@@ -501,6 +500,11 @@ std::span<std::byte> reserve_slowly(std::size_t destination,
                                     std::size_t bytes,
                                     bool whole_runs) {
   engine& e = the_engine("sending a message");
+  if (whole_runs && bytes == 0) {
+    throw usage_error(
+        "a message handled a run at a time must have at least one byte: its handler tells the "
+        "messages apart by their size");
+  }
   const std::uint32_t flags = whole_runs ? whole_run : 0;
   if (!e.current.active) {
     return reserve_with_token(e, destination, handler_name, bytes, root_token, flags);

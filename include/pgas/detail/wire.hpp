@@ -152,7 +152,7 @@ concept callable_remotely = (std::is_pointer_v<Fn> &&
                             (std::is_class_v<Fn> && std::is_trivially_copyable_v<Fn>);
 
 template <class Fn>
-std::size_t function_size() {
+constexpr std::size_t function_size() {
   if constexpr (std::is_pointer_v<Fn>) {
     return sizeof(std::uint64_t);
   } else if constexpr (std::is_empty_v<Fn>) {

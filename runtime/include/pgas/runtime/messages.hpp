@@ -51,6 +51,7 @@ struct lane {
   std::uint32_t last_bytes = 0;
   std::uint32_t last_token = 0;
   std::uint32_t last_count = 0;
+  std::uint32_t last_flags = 0;   // whether the last run's handler takes it whole
   std::byte* count_at = nullptr;  // where the last run's count goes once the run is closed
 };
 struct state {
@@ -60,6 +61,9 @@ struct state {
 };
 /// The engine's lanes while it runs (one engine per process).
 inline state view;
+/// A run's flags (in its header, and the lane's last_flags): 0, or this when its handler takes
+/// the whole run in one call (reserve_in_runs). A message joins only a run of its flags.
+inline constexpr std::uint32_t whole_run = 1;
 /// Appends one message of `bytes` (taking `size`, its padded length) to the lane's last run.
 /// The run's count is written into its header when the run is closed (a new run starts or the
 /// buffer goes), not per message.
@@ -80,15 +84,18 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 
 namespace fast_path {
 /// The inline part of reserve(): room in the destination's last run when the message joins it.
+/// `flags`: 0 for reserve(), whole_run for reserve_in_runs().
 [[nodiscard]] inline std::span<std::byte> join(std::size_t destination,
                                                std::uint64_t handler_name,
-                                               std::size_t bytes) noexcept {
+                                               std::size_t bytes,
+                                               std::uint32_t flags) noexcept {
   state& v = view;
   if (destination < v.images && !v.in_handler) {
     lane& l = v.lanes[destination];
     const std::size_t size = (bytes + 7) / 8 * 8;
     if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
-        l.last_token == 0 && l.last_count < UINT32_MAX && l.used + size <= l.room) {
+        l.last_token == 0 && l.last_flags == flags && l.last_count < UINT32_MAX &&
+        l.used + size <= l.room) {
       return join_run(l, size, bytes);
     }
   }
@@ -104,17 +111,19 @@ namespace fast_path {
 [[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination,
                                                   std::uint64_t handler_name,
                                                   std::size_t bytes) {
-  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes);
+  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes, 0);
   return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes);
 }
 /// As reserve(), for a handler that takes a run of its messages in one call: it is called once
 /// per run with the run's messages back to back, each padded to a multiple of 8 bytes (a
 /// handler of fixed-size messages knows their size): a stream then pays one call per run, not
-/// one per message. `bytes` > 0. Use one handler name with one of reserve() and this only.
+/// one per message. Throws usage_error for `bytes` 0 (the handler could not tell the messages
+/// apart).
 [[nodiscard]] inline std::span<std::byte> reserve_in_runs(std::size_t destination,
                                                           std::uint64_t handler_name,
                                                           std::size_t bytes) {
-  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes);
+  const std::span<std::byte> room =
+      fast_path::join(destination, handler_name, bytes, fast_path::whole_run);
   return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes, true);
 }
 /// As reserve(), for a reply to the message whose handler is running, to its sender: a reply is
