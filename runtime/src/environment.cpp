@@ -213,7 +213,7 @@ void environment::start(int* argc, char*** argv) {
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
-  runtime::detail::note_team_in_force();
+  runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
 }
 
 environment::~environment() {

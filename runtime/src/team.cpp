@@ -32,9 +32,24 @@ struct free_communicator {
 };
 
 // The change_team scopes in force, innermost last, and the rank and size of the innermost.
+// Changed only by enter_scope and leave_scope, which keep world_in_force_size with them.
 std::vector<team>& scopes() {
   static std::vector<team> s;
   return s;
+}
+void enter_scope(const team& t) {
+  scopes().push_back(t);
+  runtime::detail::world_in_force_size = 0;
+}
+void leave_scope() noexcept {
+  scopes().pop_back();
+  if (scopes().empty()) {
+    try {
+      runtime::detail::world_in_force_size = runtime::world_size();
+    } catch (const usage_error&) {
+      // no environment: every address takes the checked path, which says so
+    }
+  }
 }
 
 }  // namespace
@@ -165,16 +180,14 @@ change_team::change_team(const team& t) : exceptions_at_entry_{std::uncaught_exc
         "pgas::current_team(), or enter the scopes in the order the teams were formed)");
   }
   t.barrier();
-  scopes().push_back(t);
-  runtime::detail::note_team_in_force();
+  enter_scope(t);
 }
 
 change_team::~change_team() {
   if (scopes().empty())
     return;  // the environment already ended
   const team t = scopes().back();
-  scopes().pop_back();
-  runtime::detail::note_team_in_force();
+  leave_scope();
   if (std::uncaught_exceptions() > exceptions_at_entry_)
     return;  // others may not be leaving
   try {
@@ -187,32 +200,17 @@ change_team::~change_team() {
 namespace runtime {
 
 acting_team::acting_team(const team& t) : pushed_{true} {
-  scopes().push_back(t);
-  detail::note_team_in_force();
+  enter_scope(t);
 }
 acting_team::acting_team(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL || comm == current_comm())
     return;
-  scopes().push_back(team::borrowed(comm));
+  enter_scope(team::borrowed(comm));
   pushed_ = true;
-  detail::note_team_in_force();
 }
 acting_team::~acting_team() {
-  if (pushed_ && !scopes().empty()) {
-    scopes().pop_back();
-    detail::note_team_in_force();
-  }
-}
-
-void detail::note_team_in_force() noexcept {
-  detail::world_in_force_size = 0;
-  if (scopes().empty()) {
-    try {
-      detail::world_in_force_size = world_size();
-    } catch (const usage_error&) {
-      // no environment: every address takes the checked path, which says so
-    }
-  }
+  if (pushed_ && !scopes().empty())
+    leave_scope();
 }
 
 std::size_t detail::world_rank_in_force_slowly(std::size_t image) {

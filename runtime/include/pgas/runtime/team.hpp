@@ -117,8 +117,6 @@ namespace detail {
 inline std::size_t world_in_force_size = 0;
 /// world_rank_in_force() when the world is not in force, or the image is not the world's.
 [[nodiscard]] std::size_t world_rank_in_force_slowly(std::size_t image);
-/// Sets world_in_force_size from the scopes and the environment. Local.
-void note_team_in_force() noexcept;
 }  // namespace detail
 /// The world rank of image `image` of the team in force, without copying the team; throws
 /// out_of_range for an image the team does not have. Local.
