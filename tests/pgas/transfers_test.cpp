@@ -210,6 +210,28 @@ TYPED_TEST(Transfers, gather_by_index_list_with_repeats_in_any_order) {
   }
 }
 
+TYPED_TEST(Transfers, a_long_gather_fills_many_requests_to_every_owner) {
+  // Far more indices than one request to an owner carries (a few thousand): requests go while
+  // the list is read, this image's own elements are copied in batches, and answers arrive in
+  // any order, each into its own positions.
+  const std::size_t n = 1000;
+  const auto c = filled<TypeParam>(n);
+  std::mt19937_64 gen(29 + me());
+  std::vector<std::size_t> indices(40000);
+  for (auto& i : indices) i = gen() % n;
+  std::vector<long> got(indices.size(), -1);
+  pgas::gather(c, indices, std::span<long>(got));
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    wrong += got[k] == value_at(indices[k]) ? 0U : 1U;
+  EXPECT_EQ(wrong, 0u);
+  std::vector<long> later(indices.size(), -1);
+  auto f = pgas::async_gather(c, indices, std::span<long>(later));
+  f.wait();
+  EXPECT_EQ(later, got);
+  pgas::sync_all();
+}
+
 TYPED_TEST(Transfers, a_gather_sees_this_images_own_earlier_writes_and_async_ones_complete) {
   // Without shared memory the owners answer gathers (runtime/owner_reads.hpp): a request must
   // follow this image's puts to the owner, and a future's ready() must serve other images.

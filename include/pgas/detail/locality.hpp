@@ -38,12 +38,14 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -466,7 +468,10 @@ void accumulate_scattered(C& c,
 
 // True when a list of indices is scattered: its runs of consecutive indices average at most 4
 // elements and its steps are not all one stride (one MPI datatype describes those cheaply).
+// Judged from the first 1024 indices: a pass over a long list would cost a tenth of the
+// gather it decides.
 inline bool scattered(std::span<const std::size_t> indices) {
+  indices = indices.first(std::min<std::size_t>(indices.size(), 1024));
   std::size_t runs = 1;
   bool one_stride = true;
   for (std::size_t k = 1; k < indices.size(); ++k) {
@@ -493,20 +498,30 @@ void read_listed(const C& c,
       return;
     if (e.window(internal).owner_applies_updates() && scattered(indices)) {
       runtime::owner_reads::pending answers;  // of a blocking read
-      runtime::owner_reads::listed_reads<T> requests(e.window(internal), out.data(),
-                                                     started != nullptr ? started->reads : answers);
-      const std::size_t me = e.me();
-      const T* own = e.own_part();
-      for (std::size_t k = 0; k < indices.size(); ++k) {
-        const auto place = e.place_of(indices[k]);
-        if (place.image == me) {
-          out[k] = own[place.offset];
-        } else {
-          requests.add(static_cast<int>(place.image), e.part_displacement(place.image),
-                       e.part_size(place.image) * sizeof(T), place.offset, k);
+      runtime::owner_reads::pending& reads = started != nullptr ? started->reads : answers;
+      // Offsets of 4 bytes where every part has fewer than 2^32 elements, as it has when the
+      // whole container has.
+      const auto read_pieces = [&]<class Offset>(Offset) {
+        using requests_type = runtime::owner_reads::listed_reads<T, Offset>;
+        for (std::size_t first = 0; first < indices.size();
+             first += requests_type::most_positions) {
+          const std::size_t n =
+              std::min<std::size_t>(indices.size() - first, requests_type::most_positions);
+          requests_type requests(e.window(internal), out.data() + first, reads, e.own_part());
+          for (std::size_t k = 0; k < n; ++k) {
+            const auto place = e.place_of(indices[first + k]);
+            requests.add(place.image, place.offset, k, [&e, image = place.image] {
+              return std::pair{e.part_displacement(image), e.part_size(image) * sizeof(T)};
+            });
+          }
+          requests.finish();
         }
+      };
+      if (e.size() <= std::numeric_limits<std::uint32_t>::max()) {
+        read_pieces(std::uint32_t{});
+      } else {
+        read_pieces(std::uint64_t{});
       }
-      requests.finish();
       answers.wait();
       return;
     }

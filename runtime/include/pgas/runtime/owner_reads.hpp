@@ -30,6 +30,8 @@
 #include <deque>
 #include <exception>
 #include <limits>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace pgas::runtime::owner_reads {
@@ -49,12 +51,26 @@ struct request_header {
 };
 static_assert(sizeof(request_header) == 32);
 
-// At the reader: where one request's answer goes.
+// At the reader: where one request's answer goes: into[positions[k]], the positions 4 bytes
+// each where a list's are (listed_reads), else 8.
 struct request_record {
-  std::byte* into;               // the reader's buffer, element 0
-  std::vector<MPI_Aint> origin;  // where each answered element goes, in elements
-  std::size_t* outstanding;      // the pending reads' count
+  std::byte* into;  // the reader's buffer, element 0
+  std::unique_ptr<std::uint32_t[]> narrow_positions;
+  std::unique_ptr<MPI_Aint[]> wide_positions;
+  std::size_t count;
+  std::size_t* outstanding;  // the pending reads' count
 };
+
+template <class T, class Position>
+void scatter_answer(std::byte* into,
+                    const Position* positions,
+                    std::size_t n,
+                    const std::byte* values) {
+  for (std::size_t k = 0; k < n; ++k) {
+    std::memcpy(into + static_cast<std::size_t>(positions[k]) * sizeof(T), values + k * sizeof(T),
+                sizeof(T));
+  }
+}
 
 using owner_updates::detail::read;
 
@@ -64,9 +80,10 @@ void on_answer(std::size_t, std::span<const std::byte> payload) {
   auto* r = reinterpret_cast<request_record*>(
       static_cast<std::uintptr_t>(read<std::uint64_t>(payload.data())));
   const std::byte* values = payload.data() + sizeof(std::uint64_t);
-  for (std::size_t k = 0; k < r->origin.size(); ++k) {
-    std::memcpy(r->into + static_cast<std::size_t>(r->origin[k]) * sizeof(T),
-                values + k * sizeof(T), sizeof(T));
+  if (r->narrow_positions) {
+    scatter_answer<T>(r->into, r->narrow_positions.get(), r->count, values);
+  } else {
+    scatter_answer<T>(r->into, r->wide_positions.get(), r->count, values);
   }
   --*r->outstanding;
 }
@@ -96,16 +113,18 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
   statistics::count_many(&rma_stats::owner_reads, h.count, h.count * sizeof(T));
 }
 
-// At the reader: sends one request for the elements at `offsets` (from `disp`) of the window
-// w's image whose engine number is `owner`, answered into into[positions[k]].
-template <class T>
+// At the reader: sends one request for the elements at offsets[0, n) (from `disp`) of the
+// window w's image whose engine number is `owner`, answered into into[positions[k]]; the
+// request's record keeps `positions`. Offset: std::uint32_t or std::uint64_t, as they travel;
+// Position: std::uint32_t or MPI_Aint.
+template <class T, class Position, class Offset>
 void send_request(window& w,
                   std::size_t owner,
                   T* into,
-                  std::span<const MPI_Aint> positions,
-                  std::span<const MPI_Aint> offsets,
+                  std::unique_ptr<Position[]> positions,
+                  const Offset* offsets,
+                  std::size_t n,
                   MPI_Aint disp,
-                  bool wide,
                   pending& reads);
 
 }  // namespace detail
@@ -137,36 +156,42 @@ class pending {
   }
 
  private:
-  template <class T>
+  template <class T, class Position, class Offset>
   friend void detail::send_request(window&,
                                    std::size_t,
                                    T*,
-                                   std::span<const MPI_Aint>,
-                                   std::span<const MPI_Aint>,
+                                   std::unique_ptr<Position[]>,
+                                   const Offset*,
+                                   std::size_t,
                                    MPI_Aint,
-                                   bool,
                                    pending&);
   std::size_t outstanding_ = 0;
   std::deque<detail::request_record> records_;  // stable addresses
 };
 
-template <class T>
+template <class T, class Position, class Offset>
 void detail::send_request(window& w,
                           std::size_t owner,
                           T* into,
-                          std::span<const MPI_Aint> positions,
-                          std::span<const MPI_Aint> offsets,
+                          std::unique_ptr<Position[]> positions,
+                          const Offset* offsets,
+                          std::size_t n,
                           MPI_Aint disp,
-                          bool wide,
                           pending& reads) {
-  const std::size_t n = positions.size();
-  const std::size_t offset_bytes = wide ? 8 : 4;
+  static_assert(std::is_same_v<Offset, std::uint32_t> || std::is_same_v<Offset, std::uint64_t>);
+  constexpr bool wide = sizeof(Offset) == 8;
   request_record& r = reads.records_.emplace_back();
   r.into = reinterpret_cast<std::byte*>(into);
-  r.origin.assign(positions.begin(), positions.end());
+  if constexpr (std::is_same_v<Position, std::uint32_t>) {
+    r.narrow_positions = std::move(positions);
+  } else {
+    static_assert(std::is_same_v<Position, MPI_Aint>);
+    r.wide_positions = std::move(positions);
+  }
+  r.count = n;
   r.outstanding = &reads.outstanding_;
   std::byte* at = messages::reserve(owner, messages::name_of(&on_request<T>),
-                                    sizeof(request_header) + n * offset_bytes)
+                                    sizeof(request_header) + n * sizeof(Offset))
                       .data();
   ++reads.outstanding_;
   const request_header h{w.name(),
@@ -176,16 +201,7 @@ void detail::send_request(window& w,
                          static_cast<std::uint8_t>(wide ? 1 : 0),
                          {0, 0, 0}};
   std::memcpy(at, &h, sizeof h);
-  at += sizeof h;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (wide) {
-      const auto v = static_cast<std::uint64_t>(offsets[k]);
-      std::memcpy(at + 8 * k, &v, 8);
-    } else {
-      const auto v = static_cast<std::uint32_t>(offsets[k]);
-      std::memcpy(at + 4 * k, &v, 4);
-    }
-  }
+  std::memcpy(at + sizeof h, offsets, n * sizeof(Offset));
 }
 
 /// True when a read of `target_runs` on w is faster answered by the owner than as one MPI_Get:
@@ -226,10 +242,20 @@ void get(window& w,
       std::max<std::size_t>(1, std::min((room - sizeof(detail::request_header)) / offset_bytes,
                                         (room - sizeof(std::uint64_t)) / sizeof(T)));
   const auto owner = static_cast<std::size_t>(w.world_rank_of(target));
-  for (std::size_t first = 0; first < o.size(); first += per_message) {
-    const std::size_t n = std::min(per_message, o.size() - first);
-    detail::send_request<T>(w, owner, into, std::span(o).subspan(first, n),
-                            std::span(t).subspan(first, n), disp, wide, reads);
+  const auto send_all = [&]<class Offset>(Offset) {
+    std::vector<Offset> offsets(per_message);
+    for (std::size_t first = 0; first < o.size(); first += per_message) {
+      const std::size_t n = std::min(per_message, o.size() - first);
+      auto positions = std::make_unique_for_overwrite<MPI_Aint[]>(n);
+      std::copy_n(o.data() + first, n, positions.get());
+      for (std::size_t k = 0; k < n; ++k) offsets[k] = static_cast<Offset>(t[first + k]);
+      detail::send_request<T>(w, owner, into, std::move(positions), offsets.data(), n, disp, reads);
+    }
+  };
+  if (wide) {
+    send_all(std::uint64_t{});
+  } else {
+    send_all(std::uint32_t{});
   }
   // Someone waits for the answers: the requests go now, not when the buffer fills.
   messages::flush(owner);
@@ -237,55 +263,65 @@ void get(window& w,
 
 /// Reads of single elements listed one by one (a gather), answered by their owners: add()
 /// queues one, and each owner's requests go as soon as one message is full; finish() sends the
-/// rest. The data is in once `reads` is done; `into` must stay untouched until then. The window
-/// must owner_applies_updates(). Local.
-template <class T>
+/// rest. Elements of this process's own part are queued alike and copied when their queue
+/// fills, a few loads ahead in flight: the caller's loop has no branch on the owner, which is
+/// random in a gather (what bale's exstack does with its own bucket). Positions are below 2^32
+/// (a longer list is read in pieces) and offsets are `Offset`s, std::uint32_t where every part
+/// has fewer than 2^32 elements: 4-byte stores, which the compiler knows alias none of the
+/// caller's 8-byte state, so its loop keeps that state in registers. The data is in once
+/// `reads` is done; `into` must stay untouched until then. The window must
+/// owner_applies_updates(). Local.
+template <class T, class Offset = std::uint32_t>
 class listed_reads {
  public:
-  listed_reads(window& w, T* into, pending& reads)
-      : w_{w}, into_{into}, reads_{reads}, queued_(static_cast<std::size_t>(w.ranks())) {}
+  /// Longest list one listed_reads takes.
+  static constexpr std::size_t most_positions = std::numeric_limits<std::uint32_t>::max();
+
+  /// `own_part`: this process's part of the window, as element 0 of what add() calls its
+  /// offsets.
+  listed_reads(window& w, T* into, pending& reads, const T* own_part)
+      : w_{w},
+        into_{into},
+        reads_{reads},
+        own_part_{own_part},
+        self_{static_cast<std::size_t>(w.rank())},
+        per_message_{per_message()},
+        queued_(static_cast<std::size_t>(w.ranks())) {}
   listed_reads(const listed_reads&) = delete;
   listed_reads& operator=(const listed_reads&) = delete;
   ~listed_reads() = default;
 
-  /// Element `offset` of the part that starts at `disp` on `target` (not this process), `bytes`
-  /// long, goes to into[position].
-  void add(int target, MPI_Aint disp, std::size_t bytes, std::size_t offset, std::size_t position) {
-    queue& q = queued_[static_cast<std::size_t>(target)];
-    if (q.positions.empty()) {
-      if (!q.ordered) {
-        w_.ordering_for_owner(target, disp, bytes);
-        q.ordered = true;
-        q.wide = bytes / sizeof(T) > std::numeric_limits<std::uint32_t>::max();
-        q.disp = disp;
-        q.owner = static_cast<std::size_t>(w_.world_rank_of(target));
-      }
-      q.positions.reserve(per_message());
-      q.offsets.reserve(per_message());
-    }
-    q.positions.push_back(static_cast<MPI_Aint>(position));
-    q.offsets.push_back(static_cast<MPI_Aint>(offset));
-    if (q.positions.size() == per_message())
-      send(q);
+  /// Element `offset` (an Offset) of `target`'s part goes to into[position] (position <
+  /// most_positions). part() gives that part's displacement (MPI_Aint) and bytes (std::size_t),
+  /// as a pair; it is called once per target.
+  template <class Part>
+  void add(std::size_t target, std::size_t offset, std::size_t position, const Part& part) {
+    queue& q = queued_[target];
+    if (q.positions == nullptr) [[unlikely]]
+      start(q, target, part);
+    q.positions[q.count] = static_cast<std::uint32_t>(position);
+    q.offsets[q.count] = static_cast<Offset>(offset);
+    if (++q.count == per_message_) [[unlikely]]
+      send(q, target);
   }
   /// Sends every queued request. Local.
   void finish() {
-    for (queue& q : queued_) {
-      if (!q.positions.empty())
-        send(q);
-      if (q.ordered)
+    for (std::size_t target = 0; target < queued_.size(); ++target) {
+      queue& q = queued_[target];
+      if (q.count > 0)
+        send(q, target);
+      if (q.positions != nullptr && target != self_)
         messages::flush(q.owner);  // someone waits for the answers
     }
   }
 
  private:
   struct queue {
-    std::vector<MPI_Aint> positions;
-    std::vector<MPI_Aint> offsets;
+    std::unique_ptr<std::uint32_t[]> positions;
+    std::unique_ptr<Offset[]> offsets;
+    std::size_t count = 0;
     MPI_Aint disp = 0;
     std::size_t owner = 0;
-    bool ordered = false;
-    bool wide = false;
   };
   // Requests of a few thousand elements: the owner answers the first while later ones are
   // queued, and a request's bookkeeping stays in the cache (bale's exstack uses 1024).
@@ -295,17 +331,45 @@ class listed_reads {
                                             (room - sizeof(std::uint64_t)) / sizeof(T)),
                                    1, 4096);
   }
-  void send(queue& q) {
-    detail::send_request<T>(w_, q.owner, into_, q.positions, q.offsets, q.disp, q.wide, reads_);
-    q.positions.clear();
-    q.offsets.clear();
+  template <class Part>
+  void start(queue& q, std::size_t target, const Part& part) {
+    q.positions = std::make_unique_for_overwrite<std::uint32_t[]>(per_message_);
+    q.offsets = std::make_unique_for_overwrite<Offset[]>(per_message_);
+    if (target == self_)
+      return;
+    const auto [disp, bytes] = part();
+    w_.ordering_for_owner(static_cast<int>(target), disp, bytes);
+    q.disp = disp;
+    q.owner = static_cast<std::size_t>(w_.world_rank_of(static_cast<int>(target)));
+  }
+  void send(queue& q, std::size_t target) {
+    const std::size_t n = q.count;
+    q.count = 0;
+    if (target == self_) {
+      copy_own(q, n);
+      return;
+    }
+    detail::send_request<T>(w_, q.owner, into_, std::move(q.positions), q.offsets.get(), n, q.disp,
+                            reads_);
+    q.positions = std::make_unique_for_overwrite<std::uint32_t[]>(per_message_);
     // The owner may answer while more requests are made, and others' requests get answers here.
     messages::flush(q.owner);
     (void)messages::progress();
   }
+  void copy_own(const queue& q, std::size_t n) {
+    constexpr std::size_t ahead = 16;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + ahead < n)
+        __builtin_prefetch(own_part_ + q.offsets[k + ahead], 0);
+      into_[q.positions[k]] = own_part_[q.offsets[k]];
+    }
+  }
   window& w_;
   T* into_;
   pending& reads_;
+  const T* own_part_;
+  std::size_t self_;
+  std::size_t per_message_;
   std::vector<queue> queued_;
 };
 
