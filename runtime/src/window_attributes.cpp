@@ -54,8 +54,12 @@ int window::ranks() const {
 // exposure starts shift_units into it (window_alignment.hpp).
 void* window::base() const {
   const window_state& s = state();
-  const MPI_Aint shift = s.shift_units * disp_unit();
-  return static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + shift;
+  if (s.exposure_base == nullptr) {
+    const MPI_Aint shift = s.shift_units * disp_unit();
+    s.exposure_base =
+        static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + shift;
+  }
+  return s.exposure_base;
 }
 std::size_t window::size() const {
   const window_state& s = state();

@@ -41,6 +41,10 @@ struct window_state {
   // disp_units past the memory MPI allocated, so a displacement relative to base() becomes
   // one relative to MPI's base by adding it.
   MPI_Aint shift_units = 0;
+  // window::base(), found once: MPI_Win_get_attr is a hash-table lookup in Open MPI, and the
+  // owner asks for its own memory in every batch, read and post it applies. Fixed for the
+  // MPI window's life (a pooled window keeps its memory); null until asked.
+  mutable std::byte* exposure_base = nullptr;
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
   std::vector<int> disp_units;
   std::vector<std::byte*> mapped;  // allocate_shared: where each rank's memory is mapped here
