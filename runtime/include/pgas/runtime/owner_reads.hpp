@@ -127,6 +127,15 @@ void send_request(window& w,
                   MPI_Aint disp,
                   pending& reads);
 
+// As many elements as one message carries both ways: a request of Offsets and its answer of
+// Ts (at least one).
+template <class T, class Offset>
+std::size_t elements_per_message() {
+  const std::size_t room = messages::max_message_bytes();
+  return std::max<std::size_t>(1, std::min((room - sizeof(request_header)) / sizeof(Offset),
+                                           (room - sizeof(std::uint64_t)) / sizeof(T)));
+}
+
 }  // namespace detail
 
 /// Reads in flight at their owners. Done once every answer has arrived; it must outlive them
@@ -235,14 +244,9 @@ void get(window& w,
   const std::vector<MPI_Aint>& t = pairs.target;
   const bool wide =
       static_cast<std::uint64_t>(target_runs.end()) > std::numeric_limits<std::uint32_t>::max();
-  const std::size_t offset_bytes = wide ? 8 : 4;
-  // As many elements as one message carries, both ways.
-  const std::size_t room = messages::max_message_bytes();
-  const std::size_t per_message =
-      std::max<std::size_t>(1, std::min((room - sizeof(detail::request_header)) / offset_bytes,
-                                        (room - sizeof(std::uint64_t)) / sizeof(T)));
   const auto owner = static_cast<std::size_t>(w.world_rank_of(target));
   const auto send_all = [&]<class Offset>(Offset) {
+    const std::size_t per_message = detail::elements_per_message<T, Offset>();
     std::vector<Offset> offsets(per_message);
     for (std::size_t first = 0; first < o.size(); first += per_message) {
       const std::size_t n = std::min(per_message, o.size() - first);
@@ -326,10 +330,7 @@ class listed_reads {
   // Requests of a few thousand elements: the owner answers the first while later ones are
   // queued, and a request's bookkeeping stays in the cache (bale's exstack uses 1024).
   static std::size_t per_message() {
-    const std::size_t room = messages::max_message_bytes();
-    return std::clamp<std::size_t>(std::min((room - sizeof(detail::request_header)) / 8,
-                                            (room - sizeof(std::uint64_t)) / sizeof(T)),
-                                   1, 4096);
+    return std::min<std::size_t>(detail::elements_per_message<T, Offset>(), 4096);
   }
   template <class Part>
   void start(queue& q, std::size_t target, const Part& part) {
