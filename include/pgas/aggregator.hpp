@@ -6,6 +6,8 @@
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/machine.hpp>
+#include <pgas/runtime/race_check.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/transfers.hpp>
 
 #include <cstddef>
@@ -59,13 +61,20 @@ class aggregator {
   /// Makes c[i] op= v happen; sends the buffer first when it is full. Local. Throws
   /// out_of_range for i past the container's end, usage_error if the container is gone or this
   /// aggregator was moved from; nothing already added is lost either way.
-  void add(std::size_t i, const value_type& v) {
+  void add(
+      std::size_t i,
+      const value_type& v,
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
     held& h = live("add");
     // Checked here, not at sending, so the caller learns which add was wrong.
     if (h.finder.expired())
       throw usage_error("pgas::aggregator::add: its container no longer exists");
     if (i >= h.size)
       runtime::throw_out_of_range("aggregator index", i, h.size);
+    if (runtime::race_check::enabled()) {
+      detail::note_access(h.finder.lock("pgas::aggregator::add").element(i), 1,
+                          detail::race_access::update, &where);
+    }
     if (h.indices.size() == h.capacity)
       h.issue();
     h.indices.push_back(i);

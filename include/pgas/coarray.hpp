@@ -5,9 +5,11 @@
 #include <pgas/array.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/locality.hpp>
+#include <pgas/detail/located_index.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/rma.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <array>
 #include <cstddef>
@@ -77,11 +79,16 @@ class coarray : public detail::coarray_base<T> {
   [[nodiscard]] T* operator->() { return &**this; }
   [[nodiscard]] const T* operator->() const { return &**this; }
   /// Image img's copy. Local; throws out_of_range for an image that does not exist.
-  [[nodiscard]] global_ref<T> operator()(std::size_t img) {
-    return global_ref<T>{this->first_of(img)};
+  [[nodiscard]] global_ref<T> operator()(
+      std::size_t img,
+      runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+    return global_ref<T>{this->first_of(img), where};
   }
-  [[nodiscard]] global_ref<const T> operator()(std::size_t img) const {
-    return global_ref<const T>{this->first_of(img)};
+  [[nodiscard]] global_ref<const T> operator()(
+      std::size_t img,
+      runtime::watchdog::source_location where =
+          runtime::watchdog::source_location::current()) const {
+    return global_ref<const T>{this->first_of(img), where};
   }
 };
 
@@ -100,7 +107,9 @@ class coimage_ref {
       : first_{first},
         size_{n} {}
   /// Element k of that image's copy. Local; throws out_of_range for k >= size().
-  [[nodiscard]] global_ref<T> operator[](std::size_t k) const { return global_ref<T>{element(k)}; }
+  [[nodiscard]] global_ref<T> operator[](detail::located_index k) const {
+    return global_ref<T>{element(k.index), k.where};
+  }
   /// The elements of one image's copy, for pgas::get / put on a part of it. Local.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Where element k lives. Local; throws out_of_range for k >= size().

@@ -6,6 +6,7 @@
 #include <pgas/detail/locality.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
@@ -23,15 +24,21 @@ namespace pgas {
 class event {
  public:
   /// Collective over the team in force: every image's count starts at 0.
-  event() : counts_(0) { counts_.window(detail::internal).reached_only_through_owner(); }
+  event() : counts_(0), clocks_(runtime::current_comm()) {
+    counts_.window(detail::internal).reached_only_through_owner();
+  }
   /// Collective over team t: post(img) names t's images.
-  explicit event(const team& t) : counts_(t, 0) {
+  explicit event(const team& t) : counts_(t, 0), clocks_(t.native()) {
     counts_.window(detail::internal).reached_only_through_owner();
   }
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
-  void post(std::size_t img) { detail::add_after_writes(counts_(img).address(), 1); }
+  void post(std::size_t img) {
+    const global_ptr<std::int64_t> count = counts_(img).address();
+    clocks_.send(static_cast<int>(img));  // completed with this image's writes, before the count
+    detail::add_after_writes(count, 1);
+  }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
   void wait(
@@ -44,6 +51,7 @@ class event {
     global_ref<std::int64_t> count = counts_(counts_.team().rank());
     runtime::messages::progress_until([&] { return count.atomic_load() >= n; });
     (void)count.fetch_add(-n);
+    clocks_.receive(static_cast<int>(counts_.team().rank()));
     // The posters' writes completed before their posts; this orders this image's later loads.
     runtime::sync_all_window_memory();
   }
@@ -52,6 +60,7 @@ class event {
 
  private:
   coarray<std::int64_t> counts_;
+  runtime::race_check::clock_boxes clocks_;  // what the posters did, for the race checker
 };
 
 }  // namespace pgas

@@ -7,6 +7,7 @@
 #include <pgas/array.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
@@ -27,7 +28,7 @@ class lock_type {
   lock_type() : lock_type(current_team()) {}
   /// Collective over team t: lock(img) names t's images.
   explicit lock_type(const team& t)
-      : cells_(t, t.size() * (1 + 2 * t.size())), held_(t.size(), false) {}
+      : cells_(t, t.size() * (1 + 2 * t.size())), held_(t.size(), false), clocks_(t.native()) {}
 
   /// Blocks until this image holds the lock on image img. Local. Throws usage_error if this
   /// image holds it already, out_of_range for an image that does not exist.
@@ -48,6 +49,7 @@ class lock_type {
     }
     held_[img] = true;
     runtime::sync_all_window_memory();  // the previous holder's writes are complete: see them
+    clocks_.receive(static_cast<int>(img));
   }
   /// Takes the lock on image img if it is free and returns true, or returns false at once.
   /// Local; throws as lock() does.
@@ -60,6 +62,7 @@ class lock_type {
       return false;
     held_[img] = true;
     runtime::sync_all_window_memory();
+    clocks_.receive(static_cast<int>(img));
     return true;
   }
   /// Releases the lock on image img, handing it to the next image waiting for it. Local.
@@ -71,6 +74,7 @@ class lock_type {
       throw usage_error("pgas::lock_type::unlock: image " + std::to_string(me) +
                         " does not hold the lock on image " + std::to_string(img));
     }
+    clocks_.send(static_cast<int>(img));  // for the race checker: what this holder did
     runtime::sync_memory();  // complete this holder's writes before the next holder goes on
     global_ref<std::int64_t> successor = cells_[next(me, img)];
     std::int64_t after = successor.atomic_load();
@@ -119,7 +123,8 @@ class lock_type {
   }
 
   array<std::int64_t> cells_;
-  std::vector<bool> held_;  // by this image, per lock image
+  std::vector<bool> held_;                   // by this image, per lock image
+  runtime::race_check::clock_boxes clocks_;  // what each lock's holders did (race checker)
 };
 
 /// Fortran's critical construct: one image at a time, over the team it was made on. Collective

@@ -12,6 +12,7 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/transfers.hpp>
 
 #include <array>
@@ -118,10 +119,13 @@ auto patch_walk(Array& a,
 /// out holds it; sees this image's own earlier writes. Throws, before anything moves,
 /// out_of_range for a box leaving the array and usage_error for an `out` of another size.
 template <class T, std::size_t N>
-void get_patch(const ndarray<T, N>& a,
-               const std::array<std::size_t, N>& first,
-               const std::array<std::size_t, N>& sizes,
-               std::type_identity_t<std::span<T>> out) {
+void get_patch(
+    const ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<T>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::get_patch", where);
   detail::require_patch<N>("pgas::get_patch", a.tiles(), first, sizes, out.size());
   detail::read_elements(out, detail::patch_walk(a, first, sizes), nullptr);
 }
@@ -129,10 +133,13 @@ void get_patch(const ndarray<T, N>& a,
 /// Starts reading the box into out; the future is ready when out holds it. out must stay alive
 /// and untouched until then. Local.
 template <class T, std::size_t N>
-[[nodiscard]] future<void> async_get_patch(const ndarray<T, N>& a,
-                                           const std::array<std::size_t, N>& first,
-                                           const std::array<std::size_t, N>& sizes,
-                                           std::type_identity_t<std::span<T>> out) {
+[[nodiscard]] future<void> async_get_patch(
+    const ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<T>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_get_patch", where);
   detail::require_patch<N>("pgas::async_get_patch", a.tiles(), first, sizes, out.size());
   return detail::future_of(a, [&](detail::started_transfers* started) {
     detail::read_elements(out, detail::patch_walk(a, first, sizes), started);
@@ -142,10 +149,13 @@ template <class T, std::size_t N>
 /// Writes `in` (row-major) to the box of `sizes` elements from `first`. Local; returns once in
 /// may be reused; complete at the next sync point. Throws as get_patch does.
 template <class T, std::size_t N>
-void put_patch(ndarray<T, N>& a,
-               const std::array<std::size_t, N>& first,
-               const std::array<std::size_t, N>& sizes,
-               std::type_identity_t<std::span<const T>> in) {
+void put_patch(
+    ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<const T>> in,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::put_patch", where);
   detail::require_patch<N>("pgas::put_patch", a.tiles(), first, sizes, in.size());
   detail::write_elements(in, detail::patch_walk(a, first, sizes), nullptr);
 }
@@ -153,10 +163,13 @@ void put_patch(ndarray<T, N>& a,
 /// Starts writing in to the box; the future is ready when in may be reused, which must not
 /// happen before. Complete at the next sync point. Local.
 template <class T, std::size_t N>
-[[nodiscard]] future<void> async_put_patch(ndarray<T, N>& a,
-                                           const std::array<std::size_t, N>& first,
-                                           const std::array<std::size_t, N>& sizes,
-                                           std::type_identity_t<std::span<const T>> in) {
+[[nodiscard]] future<void> async_put_patch(
+    ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<const T>> in,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_put_patch", where);
   detail::require_patch<N>("pgas::async_put_patch", a.tiles(), first, sizes, in.size());
   return detail::future_of(a, [&](detail::started_transfers* started) {
     detail::write_elements(in, detail::patch_walk(a, first, sizes), started);
@@ -168,11 +181,14 @@ template <class T, std::size_t N>
 /// get_patch does, and usage_error for a bitwise or logical op on floating point.
 template <class T, std::size_t N>
 requires runtime::accumulable<T>
-void accumulate_patch(ndarray<T, N>& a,
-                      const std::array<std::size_t, N>& first,
-                      const std::array<std::size_t, N>& sizes,
-                      std::type_identity_t<std::span<const T>> in,
-                      reduce_op op) {
+void accumulate_patch(
+    ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<const T>> in,
+    reduce_op op,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::accumulate_patch", where);
   detail::require_patch<N>("pgas::accumulate_patch", a.tiles(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
   detail::accumulate_elements(in, detail::patch_walk(a, first, sizes), op);
@@ -181,11 +197,14 @@ void accumulate_patch(ndarray<T, N>& a,
 /// Starts the accumulate; the future is ready when in may be reused. Local.
 template <class T, std::size_t N>
 requires runtime::accumulable<T>
-[[nodiscard]] future<void> async_accumulate_patch(ndarray<T, N>& a,
-                                                  const std::array<std::size_t, N>& first,
-                                                  const std::array<std::size_t, N>& sizes,
-                                                  std::type_identity_t<std::span<const T>> in,
-                                                  reduce_op op) {
+[[nodiscard]] future<void> async_accumulate_patch(
+    ndarray<T, N>& a,
+    const std::array<std::size_t, N>& first,
+    const std::array<std::size_t, N>& sizes,
+    std::type_identity_t<std::span<const T>> in,
+    reduce_op op,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_accumulate_patch", where);
   detail::require_patch<N>("pgas::async_accumulate_patch", a.tiles(), first, sizes, in.size());
   runtime::require_op_defined<T>(op);
   return detail::future_of(a, [&](detail::started_transfers* started) {

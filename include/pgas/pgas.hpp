@@ -19,6 +19,7 @@
 #include <pgas/matrix.hpp>
 #include <pgas/ndarray.hpp>
 #include <pgas/patches.hpp>
+#include <pgas/race_check.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/rpc.hpp>
 #include <pgas/runtime/environment.hpp>

@@ -17,6 +17,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
+#include <pgas/runtime/watchdog.hpp>
 
 #include <cstddef>
 #include <span>
@@ -30,7 +31,11 @@ namespace pgas {
 /// past the end.
 template <class C>
 requires detail::transfer_container<const C>
-void get(const C& c, std::size_t first, std::span<detail::element_of<const C>> out) {
+void get(const C& c,
+         std::size_t first,
+         std::span<detail::element_of<const C>> out,
+         runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::get", where);
   detail::require_range("pgas::get", first, out.size(), c.size());
   detail::read_elements(out, detail::range_walk(c, first, out.size()), nullptr);
 }
@@ -41,7 +46,9 @@ template <class C>
 requires detail::transfer_container<std::remove_reference_t<C>>
 void put(C&& c,
          std::size_t first,
-         std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+         std::span<const detail::element_of<std::remove_reference_t<C>>> in,
+         runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::put", where);
   detail::require_range("pgas::put", first, in.size(), c.size());
   detail::write_elements(in, detail::range_walk(c, first, in.size()), nullptr);
 }
@@ -50,9 +57,12 @@ void put(C&& c,
 /// the data. out must stay alive and untouched until then. Local.
 template <class C>
 requires detail::transfer_container<const C>
-[[nodiscard]] future<void> async_get(const C& c,
-                                     std::size_t first,
-                                     std::span<detail::element_of<const C>> out) {
+[[nodiscard]] future<void> async_get(
+    const C& c,
+    std::size_t first,
+    std::span<detail::element_of<const C>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_get", where);
   detail::require_range("pgas::async_get", first, out.size(), c.size());
   return detail::future_of(c, [&](detail::started_transfers* started) {
     detail::read_elements(out, detail::range_walk(c, first, out.size()), started);
@@ -64,7 +74,11 @@ requires detail::transfer_container<const C>
 template <class C>
 requires detail::transfer_container<std::remove_reference_t<C>>
 [[nodiscard]] future<void> async_put(
-    C&& c, std::size_t first, std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+    C&& c,
+    std::size_t first,
+    std::span<const detail::element_of<std::remove_reference_t<C>>> in,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_put", where);
   detail::require_range("pgas::async_put", first, in.size(), c.size());
   return detail::future_of(c, [&](detail::started_transfers* started) {
     detail::write_elements(in, detail::range_walk(c, first, in.size()), started);
@@ -75,10 +89,13 @@ requires detail::transfer_container<std::remove_reference_t<C>>
 /// owner. Local; blocks. Stride 0 is a usage_error, a pattern past the end out_of_range.
 template <class C>
 requires detail::transfer_container<const C>
-void get_strided(const C& c,
-                 std::size_t first,
-                 std::size_t stride,
-                 std::span<detail::element_of<const C>> out) {
+void get_strided(
+    const C& c,
+    std::size_t first,
+    std::size_t stride,
+    std::span<detail::element_of<const C>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::get_strided", where);
   detail::require_strided("pgas::get_strided", first, stride, out.size(), c.size());
   detail::read_elements(out, detail::strided_walk(c, first, stride, out.size()), nullptr);
 }
@@ -87,10 +104,13 @@ void get_strided(const C& c,
 /// in may be reused; complete at the next sync point.
 template <class C>
 requires detail::transfer_container<std::remove_reference_t<C>>
-void put_strided(C&& c,
-                 std::size_t first,
-                 std::size_t stride,
-                 std::span<const detail::element_of<std::remove_reference_t<C>>> in) {
+void put_strided(
+    C&& c,
+    std::size_t first,
+    std::size_t stride,
+    std::span<const detail::element_of<std::remove_reference_t<C>>> in,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::put_strided", where);
   detail::require_strided("pgas::put_strided", first, stride, in.size(), c.size());
   detail::write_elements(in, detail::strided_walk(c, first, stride, in.size()), nullptr);
 }
@@ -100,9 +120,12 @@ void put_strided(C&& c,
 /// anything moves, usage_error if the lengths differ and out_of_range for an index past the end.
 template <class C>
 requires detail::transfer_container<const C>
-void gather(const C& c,
-            std::span<const std::size_t> indices,
-            std::span<detail::element_of<const C>> out) {
+void gather(
+    const C& c,
+    std::span<const std::size_t> indices,
+    std::span<detail::element_of<const C>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::gather", where);
   detail::require_same_length("pgas::gather", indices.size(), out.size());
   detail::require_indices("pgas::gather", indices, c.size());
   detail::read_listed(c, indices, out, nullptr, "pgas::gather");
@@ -112,9 +135,12 @@ void gather(const C& c,
 /// out must stay alive and untouched until then. Local.
 template <class C>
 requires detail::transfer_container<const C>
-[[nodiscard]] future<void> async_gather(const C& c,
-                                        std::span<const std::size_t> indices,
-                                        std::span<detail::element_of<const C>> out) {
+[[nodiscard]] future<void> async_gather(
+    const C& c,
+    std::span<const std::size_t> indices,
+    std::span<detail::element_of<const C>> out,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::async_gather", where);
   detail::require_same_length("pgas::async_gather", indices.size(), out.size());
   detail::require_indices("pgas::async_gather", indices, c.size());
   return detail::future_of(c, [&](detail::started_transfers* started) {
@@ -127,9 +153,12 @@ requires detail::transfer_container<const C>
 /// the next sync point. Throws as gather does, before anything moves.
 template <class C>
 requires detail::transfer_container<std::remove_reference_t<C>>
-void scatter(C&& c,
-             std::span<const std::size_t> indices,
-             std::span<const detail::element_of<std::remove_reference_t<C>>> values) {
+void scatter(
+    C&& c,
+    std::span<const std::size_t> indices,
+    std::span<const detail::element_of<std::remove_reference_t<C>>> values,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::scatter", where);
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter", indices.size(), values.size());
   detail::require_indices("pgas::scatter", indices, c.size());
@@ -147,10 +176,13 @@ void scatter(C&& c,
 template <class C>
 requires detail::transfer_container<std::remove_reference_t<C>> &&
     runtime::accumulable<detail::element_of<std::remove_reference_t<C>>>
-void scatter_accumulate(C&& c,
-                        std::span<const std::size_t> indices,
-                        std::span<const detail::element_of<std::remove_reference_t<C>>> values,
-                        reduce_op op) {
+void scatter_accumulate(
+    C&& c,
+    std::span<const std::size_t> indices,
+    std::span<const detail::element_of<std::remove_reference_t<C>>> values,
+    reduce_op op,
+    runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
+  const runtime::watchdog::waiting_in called("pgas::scatter_accumulate", where);
   using T = detail::element_of<std::remove_reference_t<C>>;
   detail::require_same_length("pgas::scatter_accumulate", indices.size(), values.size());
   detail::require_indices("pgas::scatter_accumulate", indices, c.size());
@@ -158,6 +190,7 @@ void scatter_accumulate(C&& c,
   std::vector<std::size_t> listed(indices.begin(), indices.end());
   std::vector<T> combined(values.begin(), values.end());
   std::vector<detail::owner_share<T>> shares;
+  detail::note_listed(c, indices, detail::race_access::update);
   detail::accumulate_scattered(c, listed, combined, op, shares);
 }
 

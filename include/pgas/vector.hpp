@@ -291,6 +291,7 @@ class vector : public detail::storage<T, sized_blocks> {
     s.bases = s.win.publish(buffer_.get());  // null where an image has no memory: never addressed
     s.dist = next;
     s.local = std::span<T>(buffer_.get(), mine);
+    this->describe_for_race_check();
     this->sync();  // what we just copied is visible before use
   }
 

@@ -4,6 +4,7 @@
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/runtime/watchdog.hpp>
@@ -210,6 +211,16 @@ void environment::start(int* argc, char*** argv) {
                           ? "PGAS_WATCHDOG is not a number of seconds on another image"
                           : bad_watchdog);
   }
+  // Likewise a bad PGAS_CHECK.
+  std::string bad_check;
+  try {
+    runtime::race_check::configure(s.world);
+  } catch (const usage_error& e) {
+    bad_check = e.what();
+  }
+  if (!runtime::everyone(bad_check.empty(), s.world)) {
+    throw usage_error(bad_check.empty() ? "PGAS_CHECK is not 0 or 1 on another image" : bad_check);
+  }
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
@@ -230,6 +241,8 @@ environment::~environment() {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: printing the statistics failed: %s\n", e.what());
     }
+    // What no sync point checked yet, over the world: before the pool's windows go.
+    runtime::race_check::finish();
     runtime::window_pool::drain();
   }
   runtime::reset_team_scopes();  // scopes still open hold teams whose communicators go now

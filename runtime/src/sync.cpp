@@ -2,6 +2,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
@@ -33,6 +34,8 @@ void sync_all(MPI_Comm comm) {
   // In the unified model a peer's completed put is in our memory, but our loads may still be
   // ordered before it without a memory barrier: MPI_Win_sync is that barrier.
   sync_all_window_memory();
+  // Every access before this point is complete: check them (PGAS_CHECK=1).
+  race_check::at_barrier(comm);
   count_sync(start);
 }
 
@@ -86,6 +89,7 @@ void sync_images(const std::vector<int>& images) {
     return done != 0;
   });
   sync_all_window_memory();
+  race_check::at_pairwise_sync(sorted);
   count_sync(start);
 }
 

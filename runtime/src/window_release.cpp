@@ -2,6 +2,7 @@
 // it to the pool).
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -110,6 +111,7 @@ void window::release() noexcept {
       s.completed();
       try {
         require_same_window_everywhere(s);
+        race_check::at_release(*this);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
       }

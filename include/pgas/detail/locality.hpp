@@ -27,12 +27,14 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/owner_reads.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/runs.hpp>
 #include <pgas/runtime/signal.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -66,10 +68,50 @@ void count_if_peer(const global_ptr<T>& p,
     runtime::statistics::count(which, count * sizeof(T));
 }
 
+using race_access = runtime::race_check::access;
+using code_site = runtime::watchdog::source_location;
+
+/// Tells the race checker (PGAS_CHECK=1) of an access of `count` elements from p, `step` apart
+/// in the owner's memory, made at `where` in the user's program (null: the innermost public
+/// call). Every path below says what it touches here, whichever way it travels. Off: one load
+/// and a branch.
+template <class T>
+void note_access(const global_ptr<T>& p,
+                 std::size_t count,
+                 race_access kind,
+                 const code_site* where = nullptr,
+                 std::size_t step = 1) {
+  if (!runtime::race_check::enabled()) [[likely]]
+    return;
+  const runtime::window& w = *p.window(internal);
+  if (step == 1) {
+    runtime::race_check::note(w, rank_of(p), p.displacement(internal), count * sizeof(T), kind,
+                              where);
+    return;
+  }
+  for (std::size_t j = 0; j < count; ++j) {
+    runtime::race_check::note(
+        w, rank_of(p),
+        p.displacement(internal) + static_cast<MPI_Aint>(j * step) * p.step(internal), sizeof(T),
+        kind, where);
+  }
+}
+
+/// Tells the race checker of an access of kind `kind` to each listed element of c (a container
+/// or its locked_elements). Local.
+template <class C>
+void note_listed(C& c, std::span<const std::size_t> indices, race_access kind) {
+  if (!runtime::race_check::enabled()) [[likely]]
+    return;
+  for (const std::size_t i : indices) note_access(c.element(i), 1, kind);
+}
+
 /// Reads *p. Blocks until the value has arrived. `what` names the read in a usage_error.
 template <class T>
 [[nodiscard]] std::remove_const_t<T> load(const global_ptr<T>& p,
-                                          const char* what = "a blocking read of an element") {
+                                          const char* what = "a blocking read of an element",
+                                          const code_site* where = nullptr) {
+  note_access(p, 1, race_access::read, where);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_loads, 1);
     return *p.local_for_reading(what);
@@ -86,6 +128,7 @@ void load_n(const global_ptr<T>& p,
             const char* what = "a blocking read") {
   if (out.empty())
     return;
+  note_access(p, out.size(), race_access::read);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_loads, out.size());
     std::copy_n(p.local_for_reading(what), out.size(), out.begin());
@@ -109,6 +152,7 @@ template <class Elements, class T>
     return false;
   for (std::size_t img = 0; img < parts.size(); ++img)
     e.window(internal).loading_from(what, static_cast<int>(img));
+  note_listed(e, indices, race_access::read);
   const std::size_t me = e.me();
   std::size_t from_peers = 0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -122,7 +166,10 @@ template <class Elements, class T>
 
 /// Writes v to *p. Returns at once (the value is copied); complete at the next sync point.
 template <class T>
-requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {
+requires(!std::is_const_v<T>) void store(const global_ptr<T>& p,
+                                         const T& v,
+                                         const code_site* where = nullptr) {
+  note_access(p, 1, race_access::write, where);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, 1);
     *p.local() = v;
@@ -134,6 +181,7 @@ requires(!std::is_const_v<T>) void store(const global_ptr<T>& p, const T& v) {
 /// *p += v once every write this image made before is complete and visible (an event post):
 /// through the owner's engine without a round trip where the owner applies updates. Local.
 inline void add_after_writes(const global_ptr<std::int64_t>& p, std::int64_t v) {
+  note_access(p, 1, race_access::update);
   runtime::add_after_writes(*p.window(internal), rank_of(p), p.displacement(internal), v);
 }
 
@@ -143,6 +191,7 @@ template <class T>
 requires(!std::is_const_v<T>) void store_n(const global_ptr<T>& p, std::span<const T> in) {
   if (in.empty())
     return;
+  note_access(p, in.size(), race_access::write);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, in.size());
     std::copy_n(in.begin(), in.size(), p.local());
@@ -156,7 +205,9 @@ requires(!std::is_const_v<T>) void store_n(const global_ptr<T>& p, std::span<con
 template <class T>
 requires(!std::is_const_v<T>) void accumulate(const global_ptr<T>& p,
                                               const T& v,
-                                              runtime::reduce_op op) {
+                                              runtime::reduce_op op,
+                                              const code_site* where = nullptr) {
+  note_access(p, 1, race_access::update, where);
   runtime::accumulate_value(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
@@ -164,22 +215,29 @@ requires(!std::is_const_v<T>) void accumulate(const global_ptr<T>& p,
 template <class T>
 [[nodiscard]] std::remove_const_t<T> fetch_and_op(const global_ptr<T>& p,
                                                   const std::remove_const_t<T>& v,
-                                                  runtime::reduce_op op) {
+                                                  runtime::reduce_op op,
+                                                  const code_site* where = nullptr) {
+  note_access(p, 1, race_access::update, where);
   return runtime::fetch_and_op(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
 /// Atomically replaces *p by `desired` if it equals `expected`; returns the previous value.
 template <class T>
-requires(!std::is_const_v<T>) [[nodiscard]] T
-    compare_and_swap(const global_ptr<T>& p, const T& desired, const T& expected) {
+requires(!std::is_const_v<T>) [[nodiscard]] T compare_and_swap(const global_ptr<T>& p,
+                                                               const T& desired,
+                                                               const T& expected,
+                                                               const code_site* where = nullptr) {
+  note_access(p, 1, race_access::update, where);
   return runtime::compare_and_swap(*p.window(internal), desired, expected, rank_of(p),
                                    p.displacement(internal));
 }
 
 /// Starts reading *p; the future holds the value once it has arrived.
 template <class T>
-[[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p) {
+[[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p,
+                                                        const code_site* where = nullptr) {
   using V = std::remove_const_t<T>;
+  note_access(p, 1, race_access::read, where);
   // Read here or not, the future belongs to the container: it throws once that is gone.
   auto source = std::make_unique<request_source<V>>();
   source->life = p.lifetime(internal);
@@ -241,9 +299,9 @@ struct compare_and_swap_source final : future_source<T> {
 
 /// Starts *p = *p op v atomically; the future holds the previous value.
 template <class T>
-requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(const global_ptr<T>& p,
-                                                                         const T& v,
-                                                                         runtime::reduce_op op) {
+requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(
+    const global_ptr<T>& p, const T& v, runtime::reduce_op op, const code_site* where = nullptr) {
+  note_access(p, 1, race_access::update, where);
   auto source = std::make_unique<atomic_request_source<T>>();
   source->life = p.lifetime(internal);
   source->operand = v;
@@ -254,9 +312,9 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(const g
 
 /// Starts replacing *p by `desired` if it holds `expected`; the future holds the previous value.
 template <class T>
-requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(const global_ptr<T>& p,
-                                                                             const T& desired,
-                                                                             const T& expected) {
+requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(
+    const global_ptr<T>& p, const T& desired, const T& expected, const code_site* where = nullptr) {
+  note_access(p, 1, race_access::update, where);
   auto source = std::make_unique<compare_and_swap_source<T>>();
   source->life = p.lifetime(internal);
   source->desired = desired;
@@ -273,7 +331,10 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(con
 /// anyway). Complete at the next sync point.
 template <class T>
 requires(!std::is_const_v<T>)
-    [[nodiscard]] future<void> async_store(const global_ptr<T>& p, const T& v) {
+    [[nodiscard]] future<void> async_store(const global_ptr<T>& p,
+                                           const T& v,
+                                           const code_site* where = nullptr) {
+  note_access(p, 1, race_access::write, where);
   auto source = std::make_unique<request_source<std::monostate>>();
   source->life = p.lifetime(internal);
   if (p.is_local()) {
@@ -339,6 +400,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
   };
   owner_batches<const T, decltype(remote)> grouped(remote);
   walk([&](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    note_access(p, len, race_access::read, nullptr, step);
     if (p.is_local()) {
       local(at, p, len, step);
     } else if (started == nullptr && step > 1 && len >= long_strided_run) {
@@ -383,6 +445,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
   };
   owner_batches<T, decltype(remote)> grouped(remote);
   walk([&](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    note_access(p, len, race_access::write, nullptr, step);
     if (p.is_local()) {
       local(at, p, len, step);
     } else {
@@ -425,6 +488,7 @@ void accumulate_elements(std::span<const T> in,
   };
   owner_batches<T, decltype(remote)> grouped(remote);
   walk([&grouped](std::size_t at, const P& p, std::size_t len, std::size_t step) {
+    note_access(p, len, race_access::update, nullptr, step);
     grouped.add(at, p.without_local_address(internal), len, step);
   });
   grouped.finish();
@@ -497,6 +561,7 @@ void read_listed(const C& c,
     if (load_listed(e, indices, out, what))
       return;
     if (e.window(internal).owner_applies_updates() && scattered(indices)) {
+      note_listed(e, indices, race_access::read);
       runtime::owner_reads::pending answers;  // of a blocking read
       runtime::owner_reads::pending& reads = started != nullptr ? started->reads : answers;
       // Offsets of 4 bytes where every part has fewer than 2^32 elements, as it has when the
@@ -593,6 +658,7 @@ void store_at(Out& out, std::span<const std::size_t> indices, std::span<const T>
     if (first.in_peer_memory() || by_puts) {
       store_run(first, at, len);
     } else {
+      note_access(first, len, race_access::write);
       std::size_t& to = next[first.image()];
       for (std::size_t j = at; j < at + len; ++j) sends[to++] = item{indices[j], values[j]};
     }
@@ -661,6 +727,10 @@ void with_tile_block(const Array& a,
                      F f) {
   const global_ptr<const T> first = a.element(corner);
   if (first.is_local()) {
+    if (runtime::race_check::enabled()) {
+      for (std::size_t r = 0; r < rows; ++r)
+        note_access(a.element({corner[0] + r, corner[1]}), cols, race_access::read);
+    }
     const auto& tiles = a.tiles();
     f(first.local_for_reading(what), tiles.strides(tiles.owner_coordinates(corner))[0]);
     return;
@@ -702,6 +772,7 @@ void batched_accumulate(
   if (!bad.none_anywhere())
     return;
   std::vector<owner_share<C>> shares;
+  note_listed(bins, indices, race_access::update);
   accumulate_scattered(bins, indices, values, op, shares);
 }
 

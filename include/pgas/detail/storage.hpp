@@ -5,6 +5,7 @@
 #include <pgas/detail/addressable.hpp>
 #include <pgas/detail/container_core.hpp>
 #include <pgas/detail/internal_only.hpp>
+#include <pgas/detail/located_index.hpp>
 #include <pgas/detail/mapped_parts.hpp>
 #include <pgas/detail/type_digest.hpp>
 #include <pgas/distributed_range.hpp>
@@ -16,6 +17,7 @@
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/team.hpp>
 #include <pgas/runtime/window.hpp>
@@ -101,13 +103,15 @@ class storage {
 
   /// Element i. Local; throws out_of_range for i >= size(). Checked like at(): a bad index
   /// must never reach another image's memory, and the check is one compare.
-  [[nodiscard]] global_ref<T> operator[](std::size_t i) { return global_ref<T>{element(i)}; }
-  [[nodiscard]] global_ref<const T> operator[](std::size_t i) const {
-    return global_ref<const T>{element(i)};
+  [[nodiscard]] global_ref<T> operator[](located_index i) {
+    return global_ref<T>{element(i.index), i.where};
+  }
+  [[nodiscard]] global_ref<const T> operator[](located_index i) const {
+    return global_ref<const T>{element(i.index), i.where};
   }
   /// Same as operator[]. Local.
-  [[nodiscard]] global_ref<T> at(std::size_t i) { return (*this)[i]; }
-  [[nodiscard]] global_ref<const T> at(std::size_t i) const { return (*this)[i]; }
+  [[nodiscard]] global_ref<T> at(located_index i) { return (*this)[i]; }
+  [[nodiscard]] global_ref<const T> at(located_index i) const { return (*this)[i]; }
 
   [[nodiscard]] iterator begin() { return iterator{this, 0}; }
   [[nodiscard]] iterator end() { return iterator{this, static_cast<std::ptrdiff_t>(size())}; }
@@ -245,6 +249,7 @@ class storage {
   /// a part before its owner has initialised it.
   void adopt(std::unique_ptr<state_type> s) {
     s_ = std::move(s);
+    describe_for_race_check();
     sync();
   }
   [[nodiscard]] state_type& state() const { return live_state(s_, "pgas container"); }
@@ -263,6 +268,25 @@ class storage {
     const MPI_Aint base = s.bases.empty() ? 0 : s.bases[img];
     return global_ptr<T>(internal, &s.win, s.life.token(), img,
                          base + static_cast<MPI_Aint>(off) * s.step, s.step, local, img == s.me);
+  }
+  // Tells the race checker how to name this container's elements: copies of what it needs, as
+  // the window's release, which reports last, runs after the state's own members have gone.
+  void describe_for_race_check() const {
+    if (!runtime::race_check::enabled())
+      return;
+    const state_type& s = state();
+    std::vector<std::size_t> image_of_world(runtime::world_size(), 0);
+    for (std::size_t img = 0; img < s.home->size(); ++img)
+      image_of_world[static_cast<std::size_t>(s.home->world_rank(img))] = img;
+    runtime::race_check::describe(
+        s.win, {"a container of " + runtime::race_check::readable_name<T>(),
+                [dist = s.dist, bases = s.bases, step = s.step, unit = s.win.disp_unit(),
+                 image_of_world](std::size_t world_image, std::uint64_t byte) {
+                  const std::size_t img = image_of_world[world_image];
+                  const auto disp = static_cast<MPI_Aint>(byte / static_cast<std::uint64_t>(unit));
+                  const MPI_Aint base = bases.empty() ? 0 : bases[img];
+                  return dist.global_index(img, static_cast<std::size_t>((disp - base) / step));
+                }});
   }
   // Issues writes held back for later (aggregators) before the state, and its window, may go:
   // they may be meant for this container. Reports, never throws.
