@@ -137,7 +137,8 @@ TEST(Lock, the_lock_passes_in_the_order_images_asked_so_nobody_starves) {
   const auto last_asked = [&] { return pgas::lock_queue_inspection::last_asked(lk, 0); };
   // While image 0 holds the lock nobody else can count a hold in next[0]; the second condition
   // only lets a broken lock run through (and fail below) instead of waiting forever.
-  const auto holds = [&] { return next[0].get(); };
+  // (An atomic read: the holders change it meanwhile, so a plain read would race.)
+  const auto holds = [&] { return next[0].atomic_load(); };
   if (me() == 0) {
     lk.lock(0);
     while (last_asked() != static_cast<long>(images()) - 1 && holds() < 1) pgas::progress();
@@ -146,9 +147,9 @@ TEST(Lock, the_lock_passes_in_the_order_images_asked_so_nobody_starves) {
     while (last_asked() != k - 1 && (k == 1 || holds() < k - 1)) pgas::progress();
     lk.lock(0);
   }
-  const long at = next[0].get();
+  const long at = next[0].atomic_load();
   order[static_cast<std::size_t>(at)] = static_cast<long>(me()) + 1;
-  next[0] = at + 1;
+  next[0].atomic_store(at + 1);
   lk.unlock(0);
   pgas::sync_all();
   for (std::size_t k = 0; k < images(); ++k)

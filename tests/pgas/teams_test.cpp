@@ -280,7 +280,8 @@ TEST(Teams, windows_are_reused_per_team_and_freed_with_it) {
       const pgas::team t = halves();
       for (int k = 0; k < 10; ++k) {
         pgas::array<long> a(t, 64);
-        a[static_cast<std::size_t>(k)] = k;
+        if (t.this_image() == 0)
+          a[static_cast<std::size_t>(k)] = k;
         pgas::sync_all(t);
         EXPECT_EQ(a[static_cast<std::size_t>(k)].get(), k);  // a kept window starts clean...
         if (k > 0) {
@@ -298,7 +299,8 @@ TEST(Teams, windows_are_reused_per_team_and_freed_with_it) {
   }
   {
     pgas::array<long> w(64);  // the world's own pool still works
-    w[0] = 1;
+    if (pgas::this_image() == 0)
+      w[0] = 1;
     pgas::sync_all();
     EXPECT_EQ(w[0].get(), 1);
     pgas::sync_all();

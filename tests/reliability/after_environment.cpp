@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     } catch (const pgas::usage_error&) {
       ++refused;
     }
-    a[0] = 3;
+    if (pgas::this_image() == 0)
+      a[0] = 3;
     pgas::sync_all();
     if (static_cast<int>(a[0]) != 3)
       --refused;

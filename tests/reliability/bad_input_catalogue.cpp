@@ -45,7 +45,8 @@ TEST_F(BadInput, array_index_past_the_end_names_index_size_and_image) {
   EXPECT_THROW(a[static_cast<std::size_t>(-1)] = 1, pgas::out_of_range);
   EXPECT_THROW((void)a.begin()[10].get(), pgas::out_of_range);
   EXPECT_THROW((void)(*(a.begin() - 1)).get(), pgas::out_of_range);
-  a[9] = 5;  // the array still works
+  if (me() == 0)
+    a[9] = 5;  // the array still works
   pgas::sync_all();
   EXPECT_EQ(static_cast<int>(a[9]), 5);
 }
@@ -1031,7 +1032,8 @@ TEST_F(BadInput, array_or_vector_one_image_cannot_map_is_refused_on_every_image)
   };
   refused_on_every_image("an array", [&] { pgas::array<long> big(per_image * images()); });
   pgas::array<long> now(per_image * images());
-  now[0] = 1;
+  if (me() == 0)
+    now[0] = 1;
   pgas::sync_all();
   EXPECT_EQ(static_cast<long>(now[0]), 1);
   pgas::sync_all();
