@@ -2,6 +2,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -431,6 +432,7 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
 }
 
 void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
+  const race_check::unrecorded_scope for_another_image;
   for (std::size_t at = 0; at + sizeof(header) <= bytes;) {
     header h{};
     std::memcpy(&h, data + at, sizeof h);

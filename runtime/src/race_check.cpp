@@ -24,6 +24,7 @@ namespace pgas::runtime::race_check {
 
 namespace detail {
 bool on = false;
+int unrecorded = 0;
 }  // namespace detail
 
 namespace {
@@ -386,7 +387,7 @@ void note(const window& w,
           access kind,
           const watchdog::source_location* where) {
   checker_state& s = state();
-  if (bytes == 0 || s.clock.empty())
+  if (bytes == 0 || s.clock.empty() || unrecorded > 0)
     return;
   if (s.last_window != &w || s.last_name != w.name()) {
     s.last_window = &w;

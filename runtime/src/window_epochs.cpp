@@ -2,6 +2,7 @@
 // neighbourhood phases that leave it for a while (MPI-4.1 §12.5).
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_state.hpp"
@@ -81,6 +82,7 @@ void window::fence() {
     throw usage_error("fence() outside a fence phase");
   check(MPI_Win_fence(0, s.win), "MPI_Win_fence");
   s.staging.reset();
+  race_check::join_clocks(s.comm);  // every image's step is complete everywhere: ordered
 }
 
 void window::end_fence_phase() {
@@ -88,6 +90,7 @@ void window::end_fence_phase() {
   if (s.mode != epoch::fence)
     throw usage_error("end_fence_phase() outside a fence phase");
   check(MPI_Win_fence(MPI_MODE_NOSUCCEED, s.win), "MPI_Win_fence");
+  race_check::join_clocks(s.comm);
   return_to_passive(s);
 }
 

@@ -705,4 +705,66 @@ TEST_F(RaceCheck, silent_each_image_its_own_coarray_copy) {
   EXPECT_EQ(races, 0U);
 }
 
+TEST_F(RaceCheck, silent_fence_steps_order_writes_and_reads) {
+  pgas::array<int> a(2 * images());
+  const std::size_t races = races_in([&] {
+    {
+      pgas::fence_phase phase(a);
+      a[(2 * me() + 2) % a.size()] = 1;
+      phase.fence();
+      a[(2 * me() + 2) % a.size()] = 2;
+    }  // its end is the last fence
+    (void)a[2 * me()].get();
+  });
+  EXPECT_EQ(races, 0U);
+}
+
+TEST_F(RaceCheck, silent_events_order_transitively) {
+  pgas::array<long> a(4);
+  pgas::event first;
+  pgas::event second;
+  const std::size_t last = images() > 2 ? 2 : 0;
+  const std::size_t races = races_in([&] {
+    if (me() == 0) {
+      a[1] = 5;
+      first.post(1);
+    }
+    if (me() == 1) {
+      first.wait();
+      second.post(last);
+    }
+    if (me() == last) {
+      second.wait();
+      EXPECT_EQ(a[1].get(), 5);
+    }
+  });
+  EXPECT_EQ(races, 0U);
+}
+
+TEST_F(RaceCheck, silent_an_async_gather_then_a_sync_then_writes) {
+  pgas::array<long, pgas::cyclic> a(32);
+  std::vector<std::size_t> indices{3, 30, 7, 12};
+  std::vector<long> out(indices.size());
+  const std::size_t races = races_in([&] {
+    auto f = pgas::async_gather(a, indices, std::span<long>(out));
+    f.wait();
+    pgas::sync_all();
+    if (me() == 1)
+      pgas::scatter(a, indices, std::span<const long>(out));
+  });
+  EXPECT_EQ(races, 0U);
+}
+
+TEST_F(RaceCheck, silent_a_lock_on_one_image_guards_data_on_another) {
+  pgas::array<long> a(images());
+  pgas::lock_type lk;
+  const std::size_t races = races_in([&] {
+    lk.lock(images() - 1);
+    a[0] = a[0].get() + 1;
+    lk.unlock(images() - 1);
+  });
+  EXPECT_EQ(races, 0U);
+  EXPECT_EQ(a[0].get(), static_cast<long>(images()));
+}
+
 }  // namespace

@@ -40,7 +40,8 @@ namespace pgas::runtime::race_check {
 enum class access : unsigned char { read, write, update };
 
 namespace detail {
-extern bool on;  // NOLINT: read by every access; set once at environment start
+extern bool on;         // NOLINT: read by every access; set once at environment start
+extern int unrecorded;  // NOLINT: handlers running now (unrecorded_scope)
 void note(const window& w,
           int target,
           MPI_Aint disp,
@@ -66,6 +67,17 @@ inline void note(const window& w,
   if (detail::on) [[unlikely]]
     detail::note(w, target, disp, bytes, kind, where);
 }
+
+/// While one lives, this process's accesses are not recorded: message handlers (rpc, rpc_ff,
+/// the engine's own) run on another image's behalf, ordered by messages the checker does not
+/// follow, so what they touch is not checked rather than reported falsely. Local.
+class unrecorded_scope {
+ public:
+  unrecorded_scope() noexcept { ++detail::unrecorded; }
+  unrecorded_scope(const unrecorded_scope&) = delete;
+  unrecorded_scope& operator=(const unrecorded_scope&) = delete;
+  ~unrecorded_scope() { --detail::unrecorded; }
+};
 
 /// How a report names the bytes of a window: a container's label ("pgas::array") and the
 /// global index of the element holding byte `byte` (counted as displacement × disp_unit) of
