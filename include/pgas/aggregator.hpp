@@ -71,10 +71,8 @@ class aggregator {
       throw usage_error("pgas::aggregator::add: its container no longer exists");
     if (i >= h.size)
       runtime::throw_out_of_range("aggregator index", i, h.size);
-    if (runtime::race_check::enabled()) {
-      detail::note_access(h.finder.lock("pgas::aggregator::add").element(i), 1,
-                          detail::race_access::update, &where);
-    }
+    if (runtime::race_check::enabled()) [[unlikely]]
+      note_for_race_check(h, i, where);
     if (h.indices.size() == h.capacity)
       h.issue();
     h.indices.push_back(i);
@@ -149,6 +147,11 @@ class aggregator {
     if (!held_)
       throw usage_error(std::string("pgas::aggregator::") + what + " on a moved-from aggregator");
     return *held_;
+  }
+  [[gnu::cold, gnu::noinline]] static void note_for_race_check(
+      const held& h, std::size_t i, const runtime::watchdog::source_location& where) {
+    detail::note_access(h.finder.lock("pgas::aggregator::add").element(i), 1,
+                        detail::race_access::update, &where);
   }
   void flush_quietly() noexcept {
     if (!held_)

@@ -81,6 +81,8 @@ std::uint32_t current_snapshot(checker_state& s) {
 }
 
 std::uint32_t site_index(checker_state& s, const watchdog::source_location* where) {
+  if (where != nullptr && where->line() == 0)
+    where = nullptr;  // a reference made without a location
   if (where == nullptr && watchdog::detail::innermost != nullptr)
     where = &watchdog::detail::innermost->where;
   const auto key = where == nullptr

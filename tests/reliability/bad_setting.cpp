@@ -1,7 +1,7 @@
 // A bad setting on one image only (the last) is refused by pgas::environment on every image,
 // with a usage_error; none goes on to wait for the others. The setting is the program's first
-// argument: `cache` (PGAS_SHARED_CACHE_BYTES=lots) or `watchdog` (PGAS_WATCHDOG=soon). Exits 0
-// only if this image was refused with the message its case calls for.
+// argument: `cache` (PGAS_SHARED_CACHE_BYTES=lots), `watchdog` (PGAS_WATCHDOG=soon) or `check`
+// (PGAS_CHECK=yes). Exits 0 only if this image was refused with the message its case calls for.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -16,21 +16,28 @@ int main(int argc, char** argv) {
   int size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const bool watchdog = argc > 1 && std::string(argv[1]) == "watchdog";
-  const char* variable = watchdog ? "PGAS_WATCHDOG" : "PGAS_SHARED_CACHE_BYTES";
+  const std::string setting = argc > 1 ? argv[1] : "cache";
+  struct bad {
+    const char* variable;
+    const char* value;
+    const char* refusal;
+  };
+  const bad b = setting == "watchdog"
+                    ? bad{"PGAS_WATCHDOG", "soon", "PGAS_WATCHDOG must be a number of seconds"}
+                : setting == "check"
+                    ? bad{"PGAS_CHECK", "yes", "PGAS_CHECK must be 0 or 1"}
+                    : bad{"PGAS_SHARED_CACHE_BYTES", "lots",
+                          "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes"};
   const bool given_bad = rank == size - 1;
   if (given_bad)
-    setenv(variable, watchdog ? "soon" : "lots", 1);
+    setenv(b.variable, b.value, 1);
   std::string what;
   try {
     pgas::environment env(argc, argv);
   } catch (const pgas::usage_error& e) {
     what = e.what();
   }
-  const std::string want = !given_bad ? "on another image"
-                           : watchdog
-                               ? "PGAS_WATCHDOG must be a number of seconds"
-                               : "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes";
+  const std::string want = !given_bad ? "on another image" : b.refusal;
   const bool ok = what.find(want) != std::string::npos;
   std::printf("image %d: %s (%s)\n", rank,
               ok ? "refused as it should be" : "not refused as it should be", what.c_str());

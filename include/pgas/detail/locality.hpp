@@ -76,13 +76,12 @@ using code_site = runtime::watchdog::source_location;
 /// call). Every path below says what it touches here, whichever way it travels. Off: one load
 /// and a branch.
 template <class T>
-void note_access(const global_ptr<T>& p,
-                 std::size_t count,
-                 race_access kind,
-                 const code_site* where = nullptr,
-                 std::size_t step = 1) {
-  if (!runtime::race_check::enabled()) [[likely]]
-    return;
+// By value: the hot path's pointer stays in registers, its fields read only when this is called.
+[[gnu::cold, gnu::noinline]] void note_access_slowly(global_ptr<T> p,
+                                                     std::size_t count,
+                                                     race_access kind,
+                                                     const code_site* where,
+                                                     std::size_t step) {
   const runtime::window& w = *p.window(internal);
   if (step == 1) {
     runtime::race_check::note(w, rank_of(p), p.displacement(internal), count * sizeof(T), kind,
@@ -96,14 +95,29 @@ void note_access(const global_ptr<T>& p,
         kind, where);
   }
 }
+template <class T>
+void note_access(const global_ptr<T>& p,
+                 std::size_t count,
+                 race_access kind,
+                 const code_site* where = nullptr,
+                 std::size_t step = 1) {
+  // Out of line: the hot paths keep their size and shape when the checker is off.
+  if (runtime::race_check::enabled()) [[unlikely]]
+    note_access_slowly(p, count, kind, where, step);
+}
 
 /// Tells the race checker of an access of kind `kind` to each listed element of c (a container
 /// or its locked_elements). Local.
 template <class C>
-void note_listed(C& c, std::span<const std::size_t> indices, race_access kind) {
-  if (!runtime::race_check::enabled()) [[likely]]
-    return;
+[[gnu::cold, gnu::noinline]] void note_listed_slowly(C& c,
+                                                     std::span<const std::size_t> indices,
+                                                     race_access kind) {
   for (const std::size_t i : indices) note_access(c.element(i), 1, kind);
+}
+template <class C>
+void note_listed(C& c, std::span<const std::size_t> indices, race_access kind) {
+  if (runtime::race_check::enabled()) [[unlikely]]
+    note_listed_slowly(c, indices, kind);
 }
 
 /// Reads *p. Blocks until the value has arrived. `what` names the read in a usage_error.
