@@ -298,6 +298,7 @@ void check_over(MPI_Comm comm, Selected selected) {
   std::vector<char> bytes;
   std::vector<int> counts(static_cast<std::size_t>(size), 0);
   std::vector<int> offsets(static_cast<std::size_t>(size), 0);
+  int too_many = 0;
   for (std::size_t to = 0; to < outgoing.size(); ++to) {
     const std::size_t start = bytes.size();
     if (!outgoing[to].empty()) {
@@ -313,10 +314,20 @@ void check_over(MPI_Comm comm, Selected selected) {
       put_bytes(bytes, static_cast<std::uint64_t>(outgoing[to].size()));
       for (const record& r : outgoing[to]) put_bytes(bytes, r);
     }
-    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      throw usage_error("pgas race check: more accesses to check than one exchange can carry");
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      too_many = 1;
+      break;
+    }
     offsets[to] = static_cast<int>(start);
     counts[to] = static_cast<int>(bytes.size() - start);
+  }
+  // Agreed before the exchange: one image throwing alone would leave the others waiting in it.
+  int too_many_anywhere = 0;
+  check(MPI_Allreduce(&too_many, &too_many_anywhere, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  if (too_many_anywhere != 0) {
+    throw usage_error(
+        "pgas race check: more accesses to check at this sync point than one "
+        "exchange can carry (2 GiB on some image); add sync points");
   }
   std::vector<int> arriving(static_cast<std::size_t>(size), 0);
   check(MPI_Alltoall(counts.data(), 1, MPI_INT, arriving.data(), 1, MPI_INT, comm), "MPI_Alltoall");
