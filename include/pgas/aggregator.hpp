@@ -2,6 +2,7 @@
 // pgas::aggregator: a stream of small updates `c[i] op= v` from one image, held in a buffer of
 // bounded size and sent as one accumulate per owner when it fills. No other image takes part.
 
+#include <pgas/detail/element_race_hooks.hpp>
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
@@ -71,8 +72,7 @@ class aggregator {
       throw usage_error("pgas::aggregator::add: its container no longer exists");
     if (i >= h.size)
       runtime::throw_out_of_range("aggregator index", i, h.size);
-    if (runtime::race_check::enabled()) [[unlikely]]
-      note_for_race_check(h, i, where);
+    detail::note_element_access([&] { note_for_race_check(h, i, where); });
     if (h.indices.size() == h.capacity)
       h.issue();
     h.indices.push_back(i);

@@ -15,6 +15,13 @@ namespace pgas {
   return runtime::race_check::enabled();
 }
 
+/// False when some code of this program was compiled with PGAS_RACE_CHECK=0 (the default under
+/// NDEBUG): its single-element accesses (a[i], global_ref, atomics, futures, aggregator
+/// updates) are then not seen by the checker. Local.
+[[nodiscard]] inline bool race_check_sees_element_accesses() noexcept {
+  return !runtime::race_check::code_without_element_checks();
+}
+
 /// The races this image has reported so far, one line each: the container and index, both
 /// images, what each did and where in the program. A report is made at the sync point that
 /// orders both accesses (or when the container is destroyed), by the image owning the bytes.

@@ -28,6 +28,20 @@ int unrecorded = 0;
 }  // namespace detail
 
 namespace {
+// Constant-initialised, so set safely by static initialisers of any translation unit.
+bool element_checks_compiled_out = false;
+}  // namespace
+
+bool note_code_without_element_checks() noexcept {
+  element_checks_compiled_out = true;
+  return true;
+}
+
+bool code_without_element_checks() noexcept {
+  return element_checks_compiled_out;
+}
+
+namespace {
 
 // One access, or a run of accesses of one call, by this process.
 struct record {
@@ -461,6 +475,12 @@ void configure(MPI_Comm world) {
   check(MPI_Comm_set_errhandler(s.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   s.clock.assign(static_cast<std::size_t>(s.images), 0);
   s.clock[static_cast<std::size_t>(s.me)] = 1;  // others' 0: nothing of theirs seen yet
+  if (element_checks_compiled_out && s.me == 0)
+    std::fprintf(stderr,
+                 "pgas race check: this program has code compiled with PGAS_RACE_CHECK=0 (the "
+                 "default under NDEBUG); its single-element accesses (a[i], global_ref, atomics, "
+                 "aggregator updates) are not checked. Compile with -DPGAS_RACE_CHECK=1 to check "
+                 "them.\n");
 }
 
 void finish() noexcept {

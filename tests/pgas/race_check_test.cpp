@@ -56,6 +56,7 @@ class RaceCheck : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(pgas::race_check_enabled()) << "run with PGAS_CHECK=1";
+    ASSERT_TRUE(pgas::race_check_sees_element_accesses()) << "built with PGAS_RACE_CHECK=1";
     if (images() < 2)
       GTEST_SKIP() << "one image has nobody to race with";
   }

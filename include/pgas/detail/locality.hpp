@@ -14,6 +14,7 @@
 //   image shares, the processor's atomics for every image (runtime/in_place_updates.hpp).
 
 #include <pgas/detail/combine_duplicates.hpp>
+#include <pgas/detail/element_race_hooks.hpp>
 #include <pgas/detail/in_place.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/owner_batches.hpp>
@@ -106,6 +107,13 @@ void note_access(const global_ptr<T>& p,
     note_access_slowly(p, count, kind, where, step);
 }
 
+/// note_access for one element on the element paths: compiled out under PGAS_RACE_CHECK=0
+/// (element_race_hooks.hpp).
+template <class T>
+void note_element(const global_ptr<T>& p, race_access kind, const code_site* where) {
+  note_element_access([&] { note_access_slowly(p, 1, kind, where, 1); });
+}
+
 /// Tells the race checker of an access of kind `kind` to each listed element of c (a container
 /// or its locked_elements). Local.
 template <class C>
@@ -125,7 +133,7 @@ template <class T>
 [[nodiscard]] std::remove_const_t<T> load(const global_ptr<T>& p,
                                           const char* what = "a blocking read of an element",
                                           const code_site* where = nullptr) {
-  note_access(p, 1, race_access::read, where);
+  note_element(p, race_access::read, where);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_loads, 1);
     return *p.local_for_reading(what);
@@ -183,7 +191,7 @@ template <class T>
 requires(!std::is_const_v<T>) void store(const global_ptr<T>& p,
                                          const T& v,
                                          const code_site* where = nullptr) {
-  note_access(p, 1, race_access::write, where);
+  note_element(p, race_access::write, where);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, 1);
     *p.local() = v;
@@ -221,7 +229,7 @@ requires(!std::is_const_v<T>) void accumulate(const global_ptr<T>& p,
                                               const T& v,
                                               runtime::reduce_op op,
                                               const code_site* where = nullptr) {
-  note_access(p, 1, race_access::update, where);
+  note_element(p, race_access::update, where);
   runtime::accumulate_value(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
@@ -231,7 +239,7 @@ template <class T>
                                                   const std::remove_const_t<T>& v,
                                                   runtime::reduce_op op,
                                                   const code_site* where = nullptr) {
-  note_access(p, 1, race_access::update, where);
+  note_element(p, race_access::update, where);
   return runtime::fetch_and_op(*p.window(internal), v, rank_of(p), p.displacement(internal), op);
 }
 
@@ -241,7 +249,7 @@ requires(!std::is_const_v<T>) [[nodiscard]] T compare_and_swap(const global_ptr<
                                                                const T& desired,
                                                                const T& expected,
                                                                const code_site* where = nullptr) {
-  note_access(p, 1, race_access::update, where);
+  note_element(p, race_access::update, where);
   return runtime::compare_and_swap(*p.window(internal), desired, expected, rank_of(p),
                                    p.displacement(internal));
 }
@@ -251,7 +259,7 @@ template <class T>
 [[nodiscard]] future<std::remove_const_t<T>> async_load(const global_ptr<T>& p,
                                                         const code_site* where = nullptr) {
   using V = std::remove_const_t<T>;
-  note_access(p, 1, race_access::read, where);
+  note_element(p, race_access::read, where);
   // Read here or not, the future belongs to the container: it throws once that is gone.
   auto source = std::make_unique<request_source<V>>();
   source->life = p.lifetime(internal);
@@ -315,7 +323,7 @@ struct compare_and_swap_source final : future_source<T> {
 template <class T>
 requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(
     const global_ptr<T>& p, const T& v, runtime::reduce_op op, const code_site* where = nullptr) {
-  note_access(p, 1, race_access::update, where);
+  note_element(p, race_access::update, where);
   auto source = std::make_unique<atomic_request_source<T>>();
   source->life = p.lifetime(internal);
   source->operand = v;
@@ -328,7 +336,7 @@ requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_fetch_and_op(
 template <class T>
 requires(!std::is_const_v<T>) [[nodiscard]] future<T> async_compare_and_swap(
     const global_ptr<T>& p, const T& desired, const T& expected, const code_site* where = nullptr) {
-  note_access(p, 1, race_access::update, where);
+  note_element(p, race_access::update, where);
   auto source = std::make_unique<compare_and_swap_source<T>>();
   source->life = p.lifetime(internal);
   source->desired = desired;
@@ -348,7 +356,7 @@ requires(!std::is_const_v<T>)
     [[nodiscard]] future<void> async_store(const global_ptr<T>& p,
                                            const T& v,
                                            const code_site* where = nullptr) {
-  note_access(p, 1, race_access::write, where);
+  note_element(p, race_access::write, where);
   auto source = std::make_unique<request_source<std::monostate>>();
   source->life = p.lifetime(internal);
   if (p.is_local()) {

@@ -20,7 +20,9 @@
 // among their members is forgotten with them (a race with an image outside the team that
 // synchronised is then missed, never invented).
 //
-// Off (the default), each access costs one load of a flag and a branch not taken.
+// Off (the default), each access costs one load of a flag and a branch not taken; single-element
+// accesses compiled with PGAS_RACE_CHECK=0 (the default under NDEBUG) cost nothing and are not
+// seen (pgas/detail/element_race_hooks.hpp).
 
 #include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
@@ -95,6 +97,13 @@ template <class T>
 
 /// Names window w's bytes in reports from now until it is released. Local.
 void describe(const window& w, description d);
+
+/// Marks the program as holding code compiled without element-access checks
+/// (PGAS_RACE_CHECK=0): configure() then says on image 0's stderr that such accesses are not
+/// checked. Returns true. Called before main, from static initialisation. Local.
+bool note_code_without_element_checks() noexcept;
+/// True once note_code_without_element_checks() has been called. Local.
+[[nodiscard]] bool code_without_element_checks() noexcept;
 
 /// Reads PGAS_CHECK (environment start; "0", "1" or unset). Throws usage_error for another
 /// value. Collective over `world`: duplicates it for the checker's own messages while on.
