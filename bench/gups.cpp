@@ -299,9 +299,30 @@ int main(int argc, char** argv) {
   };
   const auto prk_pass = [&] { prk_algorithm(prk_table, stream, lanes, table); };
   const auto acc_pass = [&] { accumulate_per_update(acc_win, few, table); };
+  // PRK's algorithm on the stream PRK's own program makes, to show where that program's speed
+  // comes from: its image i starts lane j at SEQSEED + (count / 1024)·j + (table / p)·i and
+  // runs every lane over half its span twice. The image offset is the table's part, not the
+  // stream's, so at two images 768 of image 1's lanes repeat image 0's at the same step: the
+  // owner meets most entries twice within one batch, the second time in cache (and the two
+  // XORs cancel, which PRK's check accepts). Not HPCC's rules (disjoint streams), so not a
+  // baseline for pgas: its own kernel, compared with nothing. The table returns to its start.
+  constexpr std::int64_t prk_seed = 834568137686317453LL;
+  std::vector<std::uint64_t> prk_seed_lanes(look_ahead);
+  for (std::size_t j = 0; j < look_ahead; ++j) {
+    prk_seed_lanes[j] =
+        hpcc::starts(prk_seed + static_cast<std::int64_t>((stream.count / look_ahead) * j +
+                                                          d.local_size(0) * pgas::this_image()));
+  }
+  hpcc::image_stream half = stream;
+  half.count = stream.count / 2;
+  std::vector<std::uint64_t> prk_seed_table = fresh();
+  const auto prk_seeds_pass = [&] {
+    prk_algorithm(prk_seed_table, half, prk_seed_lanes, table);
+    prk_algorithm(prk_seed_table, half, prk_seed_lanes, table);
+  };
   const int reps = static_cast<int>(opt.get("reps"));
   const std::vector<double> medians =
-      bench::interleaved_medians(reps, {pgas_pass, hpcc_pass, prk_pass, acc_pass});
+      bench::interleaved_medians(reps, {pgas_pass, hpcc_pass, prk_pass, acc_pass, prk_seeds_pass});
   // XOR is its own inverse: after an odd number of passes every table holds one pass's result.
   if (reps % 2 == 0) {
     pgas_pass();
@@ -329,6 +350,9 @@ int main(int argc, char** argv) {
       bench::report("gups", "mpi_accumulate_per_update", size, medians[3],
                     static_cast<double>(few.count * p) / medians[3] * 1e-9, "GUP/s",
                     static_cast<double>(wrong_words(acc_table, want_few)) <= allowed));
+  results.push_back(bench::report("gups_prk_seeds", "mpi_prk_algorithm", size, medians[4],
+                                  static_cast<double>(2 * half.count * p) / medians[4] * 1e-9,
+                                  "GUP/s", prk_seed_table == fresh()));
   MPI_Win_unlock_all(acc_win);
   MPI_Win_free(&acc_win);
   return bench::summarize(results, "pgas_aggregator");
