@@ -7,24 +7,17 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/races_in.hpp"
 #include <cstddef>
 #include <span>
 #include <vector>
 
 namespace {
 
+using pgas_test::races_in;
+
 std::size_t me() {
   return pgas::this_image();
-}
-
-// How many races every image reported at the sync_all after `body`, summed over the images.
-template <class Body>
-std::size_t races_in(Body body) {
-  pgas::sync_all();
-  const std::size_t before = pgas::race_reports().size();
-  body();
-  pgas::sync_all();
-  return pgas::co_sum(pgas::race_reports().size() - before);
 }
 
 TEST(RaceCheckCompiledOut, the_program_knows_element_accesses_go_unseen) {

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/races_in.hpp"
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -15,6 +16,8 @@
 
 namespace {
 
+using pgas_test::races_in;
+
 constexpr pgas::reduce_op sum = pgas::reduce_op::sum;
 
 std::size_t me() {
@@ -22,17 +25,6 @@ std::size_t me() {
 }
 std::size_t images() {
   return pgas::num_images();
-}
-
-// Runs `body` between two sync_alls and returns how many races every image reported at the
-// second (where the checker looks), summed over the images.
-template <class Body>
-std::size_t races_in(Body body) {
-  pgas::sync_all();
-  const std::size_t before = pgas::race_reports().size();
-  body();
-  pgas::sync_all();
-  return pgas::co_sum(pgas::race_reports().size() - before);
 }
 
 // True when some image's newest report names this file at both lines, and says `text`.
