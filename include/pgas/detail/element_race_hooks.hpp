@@ -24,9 +24,6 @@
 
 namespace pgas::detail {
 
-/// True when this translation unit's element accesses tell the race checker what they touch.
-inline constexpr bool element_accesses_checked = PGAS_RACE_CHECK != 0;
-
 #if !PGAS_RACE_CHECK
 // Defined (and so initialised, before main) only when some translation unit is compiled
 // without element checks; the runtime says so if the checker is then turned on.
