@@ -442,6 +442,15 @@ void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::si
   }
 }
 
+// Acknowledgements due and buffers someone waits for go now.
+void send_urgent(engine& e) {
+  send_acks(e);
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (e.out[d].urgent)
+      send_buffer(e, d);
+  }
+}
+
 bool receive_arrived(engine& e) {
   if (e.posted.empty())
     return false;
@@ -458,6 +467,8 @@ bool receive_arrived(engine& e) {
   // The buffer is handled in place: a handler that makes progress uses other receives.
   handle_buffer(e, static_cast<std::size_t>(status.MPI_SOURCE), r.data.get(),
                 static_cast<std::size_t>(bytes));
+  // Replies first, then the receive again: an image waiting for a reply waits less.
+  send_urgent(e);
   post(e, slot);
   return true;
 }
@@ -546,11 +557,18 @@ bool progress() {
   engine& e = *live;
   bool did = recycle_sends(e);
   while (receive_arrived(e)) did = true;
-  send_acks(e);
-  for (std::size_t d = 0; d < e.size; ++d) {
-    if (e.out[d].urgent)
-      send_buffer(e, d);
-  }
+  send_urgent(e);
+  return did;
+}
+
+bool progress_step() {
+  if (live == nullptr)
+    return false;
+  engine& e = *live;
+  bool did = recycle_sends(e);
+  if (receive_arrived(e))
+    did = true;
+  send_urgent(e);
   return did;
 }
 
@@ -605,7 +623,7 @@ void wait(MPI_Request& request, const char* call) {
       if (done != 0)
         return;
     }
-    if (!progress())
+    if (!progress_step())
       idle(polls);
   }
 }

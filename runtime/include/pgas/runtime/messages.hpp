@@ -141,6 +141,10 @@ void flush(std::size_t destination);
 /// Runs the handlers of every message that has arrived, and moves sends and acknowledgements
 /// along. Returns true if it did anything. Local.
 bool progress();
+/// As progress(), with the handlers of one arrived buffer at most: what a wait polls, so that
+/// it sees what it waits for as soon as the buffer that brings it is handled (one test of the
+/// receives sooner). Returns true if it did anything. Local.
+bool progress_step();
 /// Flushes, then makes progress until every message this image sent outside a handler, and
 /// every message sent by the handlers they caused, has been handled. Local (it needs the
 /// destinations to make progress).
@@ -201,7 +205,7 @@ template <class Done>
 void progress_until(Done done) {
   watchdog::begin_wait();
   for (unsigned polls = 0; !done(); ++polls) {
-    if (!progress())
+    if (!progress_step())
       idle(polls);
   }
 }
