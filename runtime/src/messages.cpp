@@ -551,25 +551,29 @@ void flush(std::size_t destination) {
     send_buffer(e, destination);
 }
 
-bool progress() {
+namespace {
+// progress() with `every_buffer`, progress_step() without.
+bool make_progress(bool every_buffer) {
   if (live == nullptr)
     return false;
   engine& e = *live;
   bool did = recycle_sends(e);
-  while (receive_arrived(e)) did = true;
+  while (receive_arrived(e)) {
+    did = true;
+    if (!every_buffer)
+      break;
+  }
   send_urgent(e);
   return did;
 }
+}  // namespace
+
+bool progress() {
+  return make_progress(true);
+}
 
 bool progress_step() {
-  if (live == nullptr)
-    return false;
-  engine& e = *live;
-  bool did = recycle_sends(e);
-  if (receive_arrived(e))
-    did = true;
-  send_urgent(e);
-  return did;
+  return make_progress(false);
 }
 
 void quiesce() {
