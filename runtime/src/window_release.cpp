@@ -40,6 +40,18 @@ void require_same_window_everywhere(const window_state& s) {
                "only, or containers are destroyed in different orders; ending the job\n",
                s.rank);
   std::fflush(stderr);
+  // Every process found the same mismatch: they meet once more before any ends, since a
+  // launcher kills the others as soon as one ends and a line not yet written would be lost (seen
+  // under MPICH's Hydra). Bounded: the job ends even if the meeting does not complete.
+  MPI_Request met = MPI_REQUEST_NULL;
+  if (MPI_Ibarrier(s.comm, &met) == MPI_SUCCESS) {
+    const double give_up = MPI_Wtime() + 10.0;
+    int done = 0;
+    while (done == 0 && MPI_Wtime() < give_up) {
+      if (MPI_Test(&met, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        break;
+    }
+  }
   std::_Exit(EXIT_FAILURE);
 }
 
