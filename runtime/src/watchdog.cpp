@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <span>
 #include <string>
 #include <thread>
@@ -55,19 +56,10 @@ void report(double waited, const char* why) noexcept {
   std::fflush(stderr);
 }
 
-// Keeps serving messages for a moment, so the other images hear of it and print their lines,
-// then ends this process without MPI_Finalize: the launcher ends the job.
+// Keeps serving messages for a moment, so the other images hear of it and print their lines
+// (waiting images cannot say when they have), then ends the job.
 [[noreturn]] void end_after_grace() noexcept {
-  const auto until = clock::now() + grace;
-  while (clock::now() < until) {
-    try {
-      (void)messages::progress();
-    } catch (...) {
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  std::_Exit(EXIT_FAILURE);
+  end_job_when([] { return false; }, grace);
 }
 
 void on_fired_message(std::size_t source, std::span<const std::byte>) {
@@ -124,6 +116,21 @@ void detail::check_slowly() noexcept {
   report(waited, "PGAS_WATCHDOG limit reached; ending the job");
   tell_everyone();
   end_after_grace();
+}
+
+void end_job_when(const std::function<bool()>& all_said, std::chrono::milliseconds limit) noexcept {
+  const auto until = clock::now() + limit;
+  while (clock::now() < until) {
+    try {
+      if (all_said())
+        break;
+      (void)messages::progress();
+    } catch (...) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::_Exit(EXIT_FAILURE);
 }
 
 void configure() {

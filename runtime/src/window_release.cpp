@@ -4,14 +4,15 @@
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <utility>
 
@@ -40,19 +41,16 @@ void require_same_window_everywhere(const window_state& s) {
                "only, or containers are destroyed in different orders; ending the job\n",
                s.rank);
   std::fflush(stderr);
-  // Every process found the same mismatch: they meet once more before any ends, since a
-  // launcher kills the others as soon as one ends and a line not yet written would be lost (seen
-  // under MPICH's Hydra). Bounded: the job ends even if the meeting does not complete.
+  // Every process found the same mismatch: once all have met in a barrier, all have written
+  // their line (MPICH's Hydra once killed image 0 before it had).
   MPI_Request met = MPI_REQUEST_NULL;
-  if (MPI_Ibarrier(s.comm, &met) == MPI_SUCCESS) {
-    const double give_up = MPI_Wtime() + 10.0;
-    int done = 0;
-    while (done == 0 && MPI_Wtime() < give_up) {
-      if (MPI_Test(&met, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        break;
-    }
-  }
-  std::_Exit(EXIT_FAILURE);
+  const bool meeting = MPI_Ibarrier(s.comm, &met) == MPI_SUCCESS;
+  watchdog::end_job_when(
+      [&] {
+        int done = 0;
+        return !meeting || MPI_Test(&met, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done != 0;
+      },
+      std::chrono::seconds(10));
 }
 
 }  // namespace

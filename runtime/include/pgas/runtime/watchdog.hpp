@@ -13,7 +13,9 @@
 // default_report_seconds, once per wait, and the job goes on waiting (a correct program may
 // wait that long; a hang must not stay silent). PGAS_WATCHDOG=0 turns it off.
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
 #include <version>
 #if defined(__cpp_lib_source_location)
 #include <source_location>
@@ -101,5 +103,12 @@ void configure();
 /// The message engine's handler of "an image's watchdog fired": this image reports where it
 /// waits when it next idles, and the job ends. Local.
 void on_fired(std::size_t source) noexcept;
+
+/// Ends this process without MPI_Finalize, which makes the launcher end the job: once
+/// `all_said()` is true (every image has written what it had to say) or after `limit`, serving
+/// messages meanwhile so that images waiting on this one hear of it. A launcher kills the other
+/// processes as soon as one ends, so a line not yet written would be lost. Local.
+[[noreturn]] void end_job_when(const std::function<bool()>& all_said,
+                               std::chrono::milliseconds limit) noexcept;
 
 }  // namespace pgas::runtime::watchdog
