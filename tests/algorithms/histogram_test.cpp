@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "support.hpp"
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -65,6 +66,42 @@ TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactl
     EXPECT_EQ(got, want);
   }
   pgas::sync_all();
+}
+
+TYPED_TEST(Algorithms, histogram_counts_land_after_this_images_earlier_puts) {
+  // Each image writes the bins it then counts into, with no sync point between: the counts land
+  // on the written values, as an accumulate after a put does. Every bin counted once (a fair
+  // share of the bins: to the owners, or in place) or 4 times (at 2 images or fewer, many times
+  // the bins: dense), and every 16th bin (few updates: per owner).
+  for (const std::size_t every : {std::size_t{1}, std::size_t{16}}) {
+    for (const std::size_t times : {std::size_t{1}, std::size_t{4}}) {
+      constexpr std::size_t bins_n = 4000;
+      pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
+      pgas::sync_all();
+      std::vector<std::size_t> mine;
+      const std::size_t p = pgas::num_images();
+      for (std::size_t k = pgas::this_image() * every; k < bins_n; k += p * every) {
+        bins[k] = 100 + static_cast<long>(k);  // no two images write one bin
+        for (std::size_t t = 0; t < times; ++t) mine.push_back(k);
+      }
+      pgas::histogram(bins, mine);
+      const auto got = gather(bins);
+      if (pgas::this_image() == 0) {
+        std::size_t wrong = 0;
+        std::size_t first_wrong = bins_n;
+        for (std::size_t k = 0; k < bins_n; ++k) {
+          const long want = k % every == 0 ? 100 + static_cast<long>(k + times) : 0;
+          if (got[k] != want) {
+            ++wrong;
+            first_wrong = std::min(first_wrong, k);
+          }
+        }
+        EXPECT_EQ(wrong, 0u) << "first wrong bin " << first_wrong << ", every " << every
+                             << ", times " << times;
+      }
+      pgas::sync_all();
+    }
+  }
 }
 
 TEST(Histogram, distributed_indices_count_each_images_local_part) {

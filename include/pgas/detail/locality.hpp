@@ -824,6 +824,10 @@ void accumulate_everywhere(const char* algorithm,
   if (in_place) {
     // applied, or refused everywhere for a bad index
   } else if (most * 4 >= bins.size()) {
+    // The owners apply these with plain stores, after an all-to-all or a reduce-scatter: this
+    // image's earlier writes to the bins land first, as an accumulate after a put does.
+    if (runtime::window& w = window_of(bins); w.in_passive_epoch())
+      w.flush_all();
     // Where owners apply updates, buckets to the owners move fewer bytes than the table, unless
     // the updates outnumber it many times.
     if (many || !window_of(bins).owner_applies_updates() ||
