@@ -136,10 +136,11 @@ std::span<const T> others_end_to_end(const std::vector<std::vector<T>>& buckets,
   return std::span<const T>(joined);
 }
 
-// Combines value(u) into bins[indices[u]] where the owners apply updates (no shared memory) and
-// the updates are a fair share of the table: each image buckets its updates by owner as 32-bit
-// offsets (with their values, unless every update adds one value: a histogram's 1), one
-// all-to-all hands each owner its buckets, and the owner applies them with plain loads and
+// Combines value(u) into bins[indices[u]] where the updates are a fair share of the table, the
+// owners applying them (without shared memory, as they apply every update; on a shared window
+// inside this collective, which locality.hpp closes with a barrier): each image buckets its updates
+// by owner as 32-bit offsets (with their values, unless every update adds one value: a histogram's
+// 1), one all-to-all hands each owner its buckets, and the owner applies them with plain loads and
 // stores: the hand-written program's way, in half its bytes. Returns false, doing nothing, alike
 // everywhere, where a part is too large for 32-bit offsets or the bins cannot say where their
 // elements are. Checks every index first; if any image holds a bad one, nothing is sent anywhere.

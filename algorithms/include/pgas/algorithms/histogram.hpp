@@ -35,10 +35,11 @@ decltype(auto) local_part(R& r) {
 }  // namespace detail
 
 /// Adds 1 to bins[k] for every k in this image's `indices` (a local range of integers, or a
-/// distributed range, whose local part is used). Collective; ends with a sync point. Duplicates
-/// are combined before anything is sent, never one message per update: with many updates for
-/// the table, in a table-sized buffer of 32-bit counters summed by one MPI_Reduce_scatter; with
-/// few, per owner, each owner getting one MPI_Accumulate (the runtime's aggregation). Throws
+/// distributed range, whose local part is used). Collective; ends with a sync point. Never one
+/// message per update: with many updates for the table, a table-sized buffer of 32-bit counters
+/// summed by one MPI_Reduce_scatter; with a fair share of it, buckets of offsets each owner
+/// applies after one all-to-all; with few, duplicates combined and one accumulate per owner (the
+/// runtime's aggregation; in place on one node). Throws
 /// out_of_range on every image, before anything is sent, if any image holds an index >= the
 /// number of bins.
 template <class Bins, class Indices>
