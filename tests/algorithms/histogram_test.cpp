@@ -12,7 +12,7 @@ TYPED_TEST_SUITE(Algorithms, Distributions);
 
 TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
   // 100000 bins for 5000 updates take the sparse path (per-owner accumulates); 4000 a fair
-  // share (without shared memory: buckets to the owners in one all-to-all); the rest dense.
+  // share (buckets to the owners in one all-to-all, on one node too); the rest dense.
   for (std::size_t bins_n : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{4000},
                              std::size_t{100000}}) {
     pgas::array<long, TypeParam> bins(bins_n, make_dist<TypeParam>());
@@ -71,8 +71,8 @@ TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactl
 TYPED_TEST(Algorithms, histogram_counts_land_after_this_images_earlier_puts) {
   // Each image writes the bins it then counts into, with no sync point between: the counts land
   // on the written values, as an accumulate after a put does. Every bin counted once (a fair
-  // share of the bins: to the owners, or in place) or 4 times (at 2 images or fewer, many times
-  // the bins: dense), and every 16th bin (few updates: per owner).
+  // share of the bins: buckets to the owners) or 4 times (at 2 images or fewer, many times the
+  // bins: dense), and every 16th bin (few updates: per owner, or in place on one node).
   for (const std::size_t every : {std::size_t{1}, std::size_t{16}}) {
     for (const std::size_t times : {std::size_t{1}, std::size_t{4}}) {
       constexpr std::size_t bins_n = 4000;
@@ -117,8 +117,8 @@ TEST(Histogram, distributed_indices_count_each_images_local_part) {
 }
 
 TEST(AccumulateAt, xor_max_and_sum_updates_from_every_image_are_exact) {
-  // 64 elements for 300 updates per image take the dense path; 1000 a fair share, which without
-  // shared memory goes to the owners in one all-to-all of buckets.
+  // 64 elements for 300 updates per image take the dense path; 1000 a fair share, which goes to
+  // the owners in one all-to-all of buckets (with their values), on one node too.
   for (const std::size_t n : {std::size_t{64}, std::size_t{1000}}) {
     pgas::array<std::uint64_t, pgas::cyclic> x(n);
     pgas::array<long> hi(n, pgas::block{}, -1000L);
