@@ -77,18 +77,36 @@ void with_combiner(reduce_op op, Body&& body) {
   body([op](const T& a, const T& b) { return combine(op, a, b); });
 }
 
+/// Whether combine_scattered asks for each element's line a few updates ahead. Measured on the
+/// Xeon VM (random updates into 16–128 MiB): where every update carries its own value, asking
+/// ahead made the loop 5–10 % slower (the processor already overlaps those misses, and the
+/// extra load of a later offset competes with the value's); where every update adds the same
+/// value (a histogram's counts) it made the histogram 5 % faster.
+enum class ask_ahead { no, sixteen_updates };
+
 /// to[offset(k)] = to[offset(k)] op value(k) for k < count: an owner applying a batch of
-/// updates with plain loads and stores, each element's line asked for a few updates ahead so
-/// that the misses of random updates overlap.
+/// updates with plain loads and stores.
 template <class T, class Offset, class Value>
-void combine_scattered(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
+void combine_scattered(T* to,
+                       std::size_t count,
+                       reduce_op op,
+                       Offset offset,
+                       Value value,
+                       ask_ahead ahead = ask_ahead::no) {
   if (op == reduce_op::no_op)
     return;
-  constexpr std::size_t ahead = 16;
   with_combiner<T>(op, [&](auto f) {
+    if (ahead == ask_ahead::sixteen_updates) {
+      constexpr std::size_t distance = 16;
+      for (std::size_t k = 0; k < count; ++k) {
+        if (k + distance < count)
+          __builtin_prefetch(to + offset(k + distance), 1);
+        T& e = to[offset(k)];
+        e = f(e, value(k));
+      }
+      return;
+    }
     for (std::size_t k = 0; k < count; ++k) {
-      if (k + ahead < count)
-        __builtin_prefetch(to + offset(k + ahead), 1);
       T& e = to[offset(k)];
       e = f(e, value(k));
     }
