@@ -175,6 +175,9 @@ class storage {
     [[nodiscard]] place place_of(std::size_t i) const noexcept {
       return {s_->dist.owner(i), s_->dist.local_offset(i)};
     }
+    /// The distribution, by value: a loop over many indices keeps this copy in registers, where
+    /// through the container's state each store of a size_t-wide value would reload it.
+    [[nodiscard]] Dist distribution() const noexcept { return s_->dist; }
     /// How many elements image img owns, and the displacement of its first one. Local.
     [[nodiscard]] std::size_t part_size(std::size_t img) const noexcept {
       return s_->dist.local_size(img);

@@ -6,6 +6,7 @@
 // locality.hpp's choice (accumulate_everywhere).
 
 #include <pgas/detail/in_place.hpp>
+#include <pgas/detail/to_owners.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/environment.hpp>
@@ -110,7 +111,7 @@ void dense_accumulate(Bins& bins,
 // The buckets of the other images end to end in rank order, as one exchange sends them: where
 // at most one of them holds anything (two images) that bucket itself, else a copy in `joined`.
 template <class T>
-std::span<const T> others_end_to_end(const std::vector<std::vector<T>>& buckets,
+std::span<const T> others_end_to_end(const std::vector<std::span<const T>>& buckets,
                                      std::size_t me,
                                      std::vector<T>& joined) {
   std::size_t total = 0;
@@ -126,7 +127,7 @@ std::span<const T> others_end_to_end(const std::vector<std::vector<T>>& buckets,
   if (holders == 0)
     return {};
   if (holders == 1)
-    return std::span<const T>(buckets[holder]);
+    return buckets[holder];
   joined.clear();
   joined.reserve(total);
   for (std::size_t img = 0; img < buckets.size(); ++img) {
@@ -163,27 +164,12 @@ bool exchanged_accumulate(
     // One pass over the updates, each into its owner's bucket, checking the index on the way.
     // (Counting the buckets first, to lay them out end to end, read the index stream from
     // memory twice: the count cost as much as the bucketing, a third of the whole.)
-    std::vector<std::vector<std::uint32_t>> offsets(p);
-    std::vector<std::vector<C>> values(same ? 0 : p);
-    const auto expected = static_cast<std::size_t>(std::ranges::size(local_indices)) / p;
-    for (std::size_t img = 0; img < p; ++img) {
-      offsets[img].reserve(expected + expected / 16 + 64);  // a random stream's share, and some
-      if constexpr (!same)
-        values[img].reserve(expected + expected / 16 + 64);
-    }
-    std::size_t u = 0;
-    for (const auto k : local_indices) {
-      const auto i = static_cast<std::size_t>(k);
-      if (i >= n) {
-        bad.note(i);
-        break;
-      }
-      const auto place = e.place_of(i);
-      offsets[place.image].push_back(static_cast<std::uint32_t>(place.offset));
-      if constexpr (!same)
-        values[place.image].push_back(static_cast<C>(value(u)));
-      ++u;
-    }
+    std::vector<owner_share<C>> shares(p);
+    const auto updates = static_cast<std::size_t>(std::ranges::size(local_indices));
+    const auto stopped_at = sort_by_owner<!same>(
+        e.distribution(), std::ranges::begin(local_indices), updates, n, value, shares);
+    if (stopped_at)
+      bad.note(*stopped_at);
     if (!bad.none_anywhere())
       return true;
     C* const local = bins.local().data();
@@ -200,9 +186,14 @@ bool exchanged_accumulate(
     // This image's own updates stay out of the exchange and are applied here, as the owners
     // apply theirs.
     const std::size_t me = e.me();
-    apply(offsets[me].data(), same ? nullptr : values[me].data(), offsets[me].size());
+    apply(shares[me].offsets.held().data(), shares[me].values.held().data(),
+          shares[me].offsets.held().size());
     std::vector<std::size_t> counts(p, 0);
+    std::vector<std::span<const std::uint32_t>> offsets(p);
+    std::vector<std::span<const C>> values(p);
     for (std::size_t img = 0; img < p; ++img) {
+      offsets[img] = shares[img].offsets.held();
+      values[img] = shares[img].values.held();
       if (img != me)
         counts[img] = offsets[img].size();
     }
