@@ -19,6 +19,7 @@
 #include <pgas/sparse/random_permutation.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -264,18 +265,33 @@ class sparse_matrix {
 };
 
 namespace detail {
-// A sum over a matrix's entries of a hash of their places, (row, col) or, `flipped`, (col,
-// row), over every image: equal for a matrix and its transpose, and unequal, but for a chance
-// of 2^-64, for any other pair.
+// Digests of where a matrix's entries lie, to check in one pass and one sum that a matrix is
+// another's transpose, or its own (symmetric). Each entry adds place_term(key of its row, key of
+// its column), the keys mixed(row) and mixed(col); the term is not symmetric in the two, so the
+// sum over a matrix equals the sum over its transpose with the keys swapped, and differs from
+// any other matrix's but for a chance of about 2^-64.
+[[nodiscard]] inline std::uint64_t place_term(std::uint64_t row_key,
+                                              std::uint64_t col_key) noexcept {
+  return row_key * (std::rotl(col_key, 29) | 1U);
+}
+// This image's part of the digest of m, with every entry's row and column swapped if
+// `transposed`.
 template <class T, distribution Dist>
-[[nodiscard]] std::uint64_t places_digest(const sparse_matrix<T, Dist>& m, bool flipped) {
+[[nodiscard]] std::uint64_t local_places_digest(const sparse_matrix<T, Dist>& m, bool transposed) {
   std::uint64_t sum = 0;
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const std::uint64_t r = m.global_row(k);
+    const std::uint64_t r = mixed(m.global_row(k));
     for (const std::uint64_t c : m.row(k).cols)
-      sum += mixed((flipped ? c : r) * 0x9e3779b97f4a7c15ULL ^ mixed(flipped ? r : c));
+      sum += transposed ? place_term(mixed(c), r) : place_term(r, mixed(c));
   }
-  return runtime::allreduce(sum, runtime::reduce_op::sum, m.team().native());
+  return sum;
+}
+// Whether two digests' parts sum to the same over the team: one allreduce of both; the same
+// answer on every image.
+[[nodiscard]] inline bool digests_agree(std::uint64_t mine_a, std::uint64_t mine_b, const team& t) {
+  std::uint64_t both[2] = {mine_a, mine_b};
+  runtime::reduce_in_place(std::span<std::uint64_t>(both), runtime::reduce_op::sum, -1, t.native());
+  return both[0] == both[1];
 }
 }  // namespace detail
 

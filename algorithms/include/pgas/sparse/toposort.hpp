@@ -178,7 +178,8 @@ template <class T, distribution Dist>
   detail::require_square("pgas::toposort", "the matrix", m);
   if (by_column.rows() != m.cols() || by_column.cols() != m.rows() ||
       by_column.team().size() != m.team().size() || by_column.nnz() != m.nnz() ||
-      detail::places_digest(m, false) != detail::places_digest(by_column, true)) {
+      !detail::digests_agree(detail::local_places_digest(m, false),
+                             detail::local_places_digest(by_column, true), m.team())) {
     throw usage_error("pgas::toposort: the second matrix must be the first one's transpose");
   }
   return detail::toposort_rounds(m, by_column);

@@ -69,16 +69,19 @@ void for_each_reply(const lower_row_replies& s,
 // The order edges are directed by: a vertex's neighbours "below" it are those of smaller key.
 // Keys are a fixed scramble of the vertex numbers (a bijection), so every vertex keeps about half
 // its neighbours whatever its number: with rows in blocks, ordering by the number instead would
-// leave the last image with most of the work.
+// leave the last image with most of the work. The places digest uses the same keys.
 [[nodiscard]] inline std::uint64_t order_key(std::size_t v) noexcept {
   return mixed(static_cast<std::uint64_t>(v));
 }
 
 // The neighbours of every local row below it (in key order), columns ascending, as compressed
-// rows.
+// rows; and, from the same pass over the entries, this image's parts of the matrix's places
+// digest as stored and transposed (their sums over the team agree for a symmetric matrix).
 struct lower_rows {
   std::vector<std::size_t> start{0};
   std::vector<std::size_t> cols;
+  std::uint64_t digest_as_stored = 0;
+  std::uint64_t digest_transposed = 0;
   [[nodiscard]] std::span<const std::size_t> row(std::size_t k) const {
     return {cols.data() + start[k], start[k + 1] - start[k]};
   }
@@ -91,7 +94,10 @@ template <class M>
   for (std::size_t k = 0; k < m.local_rows(); ++k) {
     const std::uint64_t key = order_key(m.global_row(k));
     for (const std::size_t c : m.row(k).cols) {
-      if (order_key(c) < key)
+      const std::uint64_t c_key = order_key(c);
+      l.digest_as_stored += place_term(key, c_key);
+      l.digest_transposed += place_term(c_key, key);
+      if (c_key < key)
         l.cols.push_back(c);
     }
     l.start.push_back(l.cols.size());
@@ -135,14 +141,14 @@ class positions {
 template <class T, distribution Dist>
 [[nodiscard]] std::uint64_t triangle_count(const sparse_matrix<T, Dist>& m) {
   detail::require_square("pgas::triangle_count", "the adjacency matrix", m);
+  const std::size_t me = m.team().this_image();
+  const detail::lower_rows mine = detail::lower_rows_of(m);
   // One direction of each edge is read: a matrix holding one direction only would undercount.
-  if (detail::places_digest(m, false) != detail::places_digest(m, true)) {
+  if (!detail::digests_agree(mine.digest_as_stored, mine.digest_transposed, m.team())) {
     throw usage_error(
         "pgas::triangle_count: the adjacency matrix must be symmetric (every edge stored both "
         "ways)");
   }
-  const std::size_t me = m.team().this_image();
-  const detail::lower_rows mine = detail::lower_rows_of(m);
   // Round 1: ask each needed row's owner for its lower part, once per row.
   std::vector<std::size_t> needed(mine.cols);
   std::sort(needed.begin(), needed.end());
