@@ -12,6 +12,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/team.hpp>
 
@@ -73,7 +74,8 @@ void dense_accumulate(Bins& bins,
                       index_check& bad) {
   using C = typename Bins::value_type;
   const std::size_t n = bins.size();
-  std::vector<Count> combined(n, identity);
+  // Kept scratch, here and below: mapped already when the next call comes.
+  runtime::scratch_vector<Count> combined(n, identity);
   runtime::with_combiner<Count>(op, [&](auto f) {
     std::size_t u = 0;
     for (const auto k : local_indices) {
@@ -89,7 +91,7 @@ void dense_accumulate(Bins& bins,
   if (!bad.none_anywhere())
     return;
   // Owner-major order: image 0's elements in its local order, then image 1's, ...
-  std::vector<Count> regrouped(n);
+  runtime::scratch_vector<Count> regrouped(n);
   std::vector<int> pieces(num_images());
   std::size_t at = 0;
   for (std::size_t img = 0; img < num_images(); ++img) {
@@ -98,7 +100,7 @@ void dense_accumulate(Bins& bins,
       regrouped[at++] = combined[bins.distribution().global_index(img, off)];
     pieces[img] = runtime::to_count(m);
   }
-  std::vector<Count> mine(bins.local().size());
+  runtime::scratch_vector<Count> mine(bins.local().size());
   runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
                           std::span<const int>(pieces), op, runtime::current_comm());
   auto local = bins.local();
@@ -199,13 +201,13 @@ bool exchanged_accumulate(
     }
     const MPI_Comm comm = runtime::current_comm();
     std::vector<std::uint32_t> joined_offsets;
-    const std::vector<std::uint32_t> mine = runtime::exchange(
+    const auto mine = runtime::exchange<std::uint32_t, runtime::scratch_allocator<std::uint32_t>>(
         others_end_to_end(offsets, me, joined_offsets), std::span<const std::size_t>(counts), comm);
-    std::vector<C> theirs;
+    runtime::scratch_vector<C> theirs;
     if constexpr (!same) {
       std::vector<C> joined_values;
-      theirs = runtime::exchange(others_end_to_end(values, me, joined_values),
-                                 std::span<const std::size_t>(counts), comm);
+      theirs = runtime::exchange<C, runtime::scratch_allocator<C>>(
+          others_end_to_end(values, me, joined_values), std::span<const std::size_t>(counts), comm);
     }
     apply(mine.data(), theirs.data(), mine.size());
     return true;

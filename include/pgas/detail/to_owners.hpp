@@ -5,6 +5,7 @@
 // are combined (the owner applies them in order, each a plain load and store).
 
 #include <pgas/detail/internal_only.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/window.hpp>
@@ -13,9 +14,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pgas::detail {
@@ -24,26 +26,53 @@ namespace pgas::detail {
 /// sorting loop through a cursor.
 template <class V>
 class share_column {
+  static_assert(std::is_trivially_copyable_v<V>, "a share column holds offsets and values");
+
  public:
   /// Room for at least `more` elements after the ones held: the first free place. Grows by
   /// doubling, as a vector does.
+  share_column() = default;
+  share_column(const share_column&) = delete;
+  share_column& operator=(const share_column&) = delete;
+  share_column(share_column&& other) noexcept
+      : data_{std::exchange(other.data_, nullptr)},
+        size_{std::exchange(other.size_, 0)},
+        capacity_{std::exchange(other.capacity_, 0)} {}
+  share_column& operator=(share_column&& other) noexcept {
+    if (this != &other) {
+      give_back();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+      capacity_ = std::exchange(other.capacity_, 0);
+    }
+    return *this;
+  }
+  ~share_column() { give_back(); }
+
   V* room_for(std::size_t more) {
     if (size_ + more > capacity_) {
       const std::size_t grown = std::max(size_ + more, 2 * capacity_);
-      auto bigger = std::make_unique_for_overwrite<V[]>(grown);
-      std::copy_n(data_.get(), size_, bigger.get());
-      data_ = std::move(bigger);
+      // Kept scratch: a collective's buckets come back, mapped already, for the next call.
+      V* const bigger = static_cast<V*>(runtime::take_scratch(grown * sizeof(V)));
+      std::copy_n(data_, size_, bigger);
+      give_back();
+      data_ = bigger;
       capacity_ = grown;
     }
-    return data_.get() + size_;
+    return data_ + size_;
   }
   /// The elements up to `end` (a cursor into the room) are now held.
-  void held_up_to(const V* end) noexcept { size_ = static_cast<std::size_t>(end - data_.get()); }
-  [[nodiscard]] std::span<const V> held() const noexcept { return {data_.get(), size_}; }
+  void held_up_to(const V* end) noexcept { size_ = static_cast<std::size_t>(end - data_); }
+  [[nodiscard]] std::span<const V> held() const noexcept { return {data_, size_}; }
   void clear() noexcept { size_ = 0; }
 
  private:
-  std::unique_ptr<V[]> data_;
+  void give_back() noexcept {
+    runtime::give_back_scratch(data_, capacity_ * sizeof(V));
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+  V* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -173,12 +174,14 @@ namespace pgas::runtime {
 
 /// Collective over comm: sends send[sum(counts[0..t)) .. + counts[t]) to process t and returns
 /// what every process sent here, in rank order; `received_counts` (if given) gets how many came
-/// from each (MPI_Alltoall of the counts, then MPI_Alltoallv).
-template <transferable T>
-[[nodiscard]] std::vector<T> exchange(std::span<const T> send,
-                                      std::span<const std::size_t> counts,
-                                      MPI_Comm comm,
-                                      std::vector<std::size_t>* received_counts = nullptr) {
+/// from each (MPI_Alltoall of the counts, then MPI_Alltoallv). With a scratch_allocator the
+/// result is kept scratch and its elements are not cleared before they arrive.
+template <transferable T, class Allocator = std::allocator<T>>
+[[nodiscard]] std::vector<T, Allocator> exchange(
+    std::span<const T> send,
+    std::span<const std::size_t> counts,
+    MPI_Comm comm,
+    std::vector<std::size_t>* received_counts = nullptr) {
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   const auto p = static_cast<std::size_t>(size);
@@ -200,7 +203,7 @@ template <transferable T>
     recv_displs[t] = to_count(total);
     total += static_cast<std::size_t>(recv_counts[t]);
   }
-  std::vector<T> out(total / per);
+  std::vector<T, Allocator> out(total / per);
   messages::collective("MPI_Ialltoallv", MPI_Ialltoallv, send.data(), send_counts.data(),
                        send_displs.data(), l.type, out.data(), recv_counts.data(),
                        recv_displs.data(), l.type, comm);
