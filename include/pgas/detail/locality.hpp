@@ -27,6 +27,7 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/runtime/owner_reads.hpp>
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/reduce_op.hpp>
@@ -738,13 +739,14 @@ bool put_runs_into(Out& out, const Runs& runs, std::span<const T> values) {
 /// corner is `corner`, all inside one tile: straight from the tile where it is in this
 /// process's memory (a peer's read under a get's rules, refused inside a phase: `what`),
 /// otherwise after reading it, one run per row grouped into one MPI get, into `buffer`
-/// (row-major, stride cols). Local.
+/// (row-major, stride cols; kept scratch, so a block of tens of megabytes is not mapped and
+/// cleared afresh each call). Local.
 template <class T, class Array, class F>
 void with_tile_block(const Array& a,
                      const std::array<std::size_t, 2>& corner,
                      std::size_t rows,
                      std::size_t cols,
-                     std::vector<T>& buffer,
+                     runtime::scratch_vector<T>& buffer,
                      const char* what,
                      F f) {
   const global_ptr<const T> first = a.element(corner);

@@ -11,6 +11,7 @@
 #include <pgas/reduce_op.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -59,7 +60,7 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
   const std::size_t c0 = origin[1];
   const std::size_t c1 = c0 + mine.extent(1);
   const tile_layout<2>& from = a.tiles();
-  std::vector<T> fetched;
+  runtime::scratch_vector<T> fetched;
   for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
     const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
     const std::size_t ai1 = std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
