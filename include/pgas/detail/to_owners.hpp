@@ -29,8 +29,6 @@ class share_column {
   static_assert(std::is_trivially_copyable_v<V>, "a share column holds offsets and values");
 
  public:
-  /// Room for at least `more` elements after the ones held: the first free place. Grows by
-  /// doubling, as a vector does.
   share_column() = default;
   share_column(const share_column&) = delete;
   share_column& operator=(const share_column&) = delete;
@@ -49,6 +47,8 @@ class share_column {
   }
   ~share_column() { give_back(); }
 
+  /// Room for at least `more` elements after the ones held: the first free place. Grows by
+  /// doubling, as a vector does.
   V* room_for(std::size_t more) {
     if (size_ + more > capacity_) {
       const std::size_t grown = std::max(size_ + more, 2 * capacity_);
