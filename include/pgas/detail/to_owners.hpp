@@ -16,8 +16,6 @@
 #include <iterator>
 #include <optional>
 #include <span>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace pgas::detail {
@@ -26,55 +24,23 @@ namespace pgas::detail {
 /// sorting loop through a cursor.
 template <class V>
 class share_column {
-  static_assert(std::is_trivially_copyable_v<V>, "a share column holds offsets and values");
-
  public:
-  share_column() = default;
-  share_column(const share_column&) = delete;
-  share_column& operator=(const share_column&) = delete;
-  share_column(share_column&& other) noexcept
-      : data_{std::exchange(other.data_, nullptr)},
-        size_{std::exchange(other.size_, 0)},
-        capacity_{std::exchange(other.capacity_, 0)} {}
-  share_column& operator=(share_column&& other) noexcept {
-    if (this != &other) {
-      give_back();
-      data_ = std::exchange(other.data_, nullptr);
-      size_ = std::exchange(other.size_, 0);
-      capacity_ = std::exchange(other.capacity_, 0);
-    }
-    return *this;
-  }
-  ~share_column() { give_back(); }
-
   /// Room for at least `more` elements after the ones held: the first free place. Grows by
-  /// doubling, as a vector does.
+  /// doubling, as a vector does, on kept scratch (a collective's buckets come back, mapped
+  /// already, for the next call); the room is not cleared.
   V* room_for(std::size_t more) {
-    if (size_ + more > capacity_) {
-      const std::size_t grown = std::max(size_ + more, 2 * capacity_);
-      // Kept scratch: a collective's buckets come back, mapped already, for the next call.
-      V* const bigger = static_cast<V*>(runtime::take_scratch(grown * sizeof(V)));
-      std::copy_n(data_, size_, bigger);
-      give_back();
-      data_ = bigger;
-      capacity_ = grown;
-    }
-    return data_ + size_;
+    if (size_ + more > room_.size())
+      room_.resize(std::max(size_ + more, 2 * room_.size()));
+    return room_.data() + size_;
   }
   /// The elements up to `end` (a cursor into the room) are now held.
-  void held_up_to(const V* end) noexcept { size_ = static_cast<std::size_t>(end - data_); }
-  [[nodiscard]] std::span<const V> held() const noexcept { return {data_, size_}; }
+  void held_up_to(const V* end) noexcept { size_ = static_cast<std::size_t>(end - room_.data()); }
+  [[nodiscard]] std::span<const V> held() const noexcept { return {room_.data(), size_}; }
   void clear() noexcept { size_ = 0; }
 
  private:
-  void give_back() noexcept {
-    runtime::give_back_scratch(data_, capacity_ * sizeof(V));
-    data_ = nullptr;
-    capacity_ = 0;
-  }
-  V* data_ = nullptr;
+  runtime::scratch_vector<V> room_;
   std::size_t size_ = 0;
-  std::size_t capacity_ = 0;
 };
 
 /// One owner's share, kept between sendings for its room.
