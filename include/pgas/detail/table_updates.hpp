@@ -1,7 +1,7 @@
 #pragma once
 // Collective ways to combine every image's updates into one container (a histogram's bins,
 // accumulate_at's elements), each the best on some machine and load: a table-sized buffer of
-// narrow counters summed by one MPI_Reduce_scatter; offset buckets handed to their owners by one
+// narrow counters cut into the owners' pieces, or offset buckets, handed to the owners by one
 // all-to-all; the processor's atomics in memory every image shares. Which one runs is
 // locality.hpp's choice (accumulate_everywhere).
 
@@ -62,9 +62,11 @@ struct same_value {
 };
 
 // Many updates for the table: combine them all in one table-sized buffer indexed by global
-// element, regroup it owner by owner, and let one MPI_Reduce_scatter combine every image's
-// buffer straight into each owner's piece. `Count` may be narrower than the elements (32-bit
-// counters for a histogram).
+// element, hand each owner its piece of it (owner-major, one all-to-all) and let the owner fold
+// the pieces into its elements in one pass. `Count` may be narrower than the elements (32-bit
+// counters for a histogram). Not MPI_Reduce_scatter: Open MPI allocates its table-sized
+// temporaries afresh on every call, and on a VM where a page fault is dear those faults cost
+// more than the reduction (bench/README, nineteenth session); here every buffer is kept scratch.
 template <class Count, class Bins, class Local, class Value>
 void dense_accumulate(Bins& bins,
                       const Local& local_indices,
@@ -90,23 +92,34 @@ void dense_accumulate(Bins& bins,
   });
   if (!bad.none_anywhere())
     return;
-  // Owner-major order: image 0's elements in its local order, then image 1's, ...
-  runtime::scratch_vector<Count> regrouped(n);
-  std::vector<int> pieces(num_images());
+  // The other owners' pieces, owner-major: image 0's elements in its local order, then image
+  // 1's, ...; this image's own piece is read where it is.
+  const std::size_t p = num_images();
+  const std::size_t me = this_image();
+  const auto& d = bins.distribution();
+  runtime::scratch_vector<Count> others(n - bins.local().size());
+  std::vector<std::size_t> pieces(p, 0);
   std::size_t at = 0;
-  for (std::size_t img = 0; img < num_images(); ++img) {
-    const std::size_t m = bins.local_size_of(img);
-    for (std::size_t off = 0; off < m; ++off)
-      regrouped[at++] = combined[bins.distribution().global_index(img, off)];
-    pieces[img] = runtime::to_count(m);
+  for (std::size_t img = 0; img < p; ++img) {
+    if (img == me)
+      continue;
+    pieces[img] = bins.local_size_of(img);
+    for (std::size_t off = 0; off < pieces[img]; ++off)
+      others[at++] = combined[d.global_index(img, off)];
   }
-  runtime::scratch_vector<Count> mine(bins.local().size());
-  runtime::reduce_scatter(std::span<const Count>(regrouped), std::span<Count>(mine),
-                          std::span<const int>(pieces), op, runtime::current_comm());
+  const auto arrived = runtime::exchange<Count, runtime::scratch_allocator<Count>>(
+      others, pieces, runtime::current_comm());
+  // What arrived holds one piece of this image's size from every other image, in rank order.
   auto local = bins.local();
-  runtime::with_combiner<C>(op, [&](auto f) {
-    for (std::size_t off = 0; off < mine.size(); ++off)
-      local[off] = f(local[off], static_cast<C>(mine[off]));
+  const std::size_t m = local.size();
+  runtime::with_combiner<Count>(op, [&](auto fc) {
+    runtime::with_combiner<C>(op, [&](auto f) {
+      for (std::size_t off = 0; off < m; ++off) {
+        Count sum = combined[d.global_index(me, off)];
+        for (std::size_t from = 0; from + 1 < p; ++from) sum = fc(sum, arrived[from * m + off]);
+        local[off] = f(local[off], static_cast<C>(sum));
+      }
+    });
   });
 }
 

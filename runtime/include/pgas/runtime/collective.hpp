@@ -249,20 +249,3 @@ template <transferable T>
 }
 
 }  // namespace pgas::runtime
-
-namespace pgas::runtime {
-
-/// Collective over comm: element-wise op over every process's `send` (which holds, one after
-/// another, counts[0] elements for process 0, counts[1] for process 1, ...), each process
-/// receiving its own piece in `into` (MPI_Reduce_scatter).
-template <accumulable T>
-void reduce_scatter(std::span<const T> send,
-                    std::span<T> into,
-                    std::span<const int> counts,
-                    reduce_op op,
-                    MPI_Comm comm) {
-  messages::collective("MPI_Ireduce_scatter", MPI_Ireduce_scatter, send.data(), into.data(),
-                       counts.data(), layout_of<T>().type, to_mpi(op), comm);
-}
-
-}  // namespace pgas::runtime
