@@ -7,6 +7,9 @@ target_compile_options(pgas_warnings INTERFACE
 # Checked standard-library containers in debug builds, without changing the ABI that
 # GoogleTest and Google Benchmark were built with (which _GLIBCXX_DEBUG would).
 target_compile_definitions(pgas_warnings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
+# Every own target links this one, so it carries the build's own settings too.
+include(${CMAKE_CURRENT_LIST_DIR}/pgas_mpi_c_only.cmake)
+target_link_libraries(pgas_warnings INTERFACE pgas_mpi_c_only)
 
 # Sanitizers for our own targets (the asan preset): stop at the first report.
 option(PGAS_SANITIZE "Build pgas's own targets with AddressSanitizer and UBSan" OFF)
