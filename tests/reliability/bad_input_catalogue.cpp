@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/under_asan.hpp"
 #include "bad_input_fixture.hpp"
 #include <algorithm>
 #include <array>
@@ -986,14 +987,6 @@ TEST_F(BadInput, halo_exchange_that_outlives_its_array_throws) {
 }
 
 // ---- allocations one image cannot make ----
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PGAS_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PGAS_TEST_UNDER_ASAN 1
-#endif
-#endif
 
 // The last image's address space is limited to what it uses now plus 32 MiB (as `ulimit -v`
 // would), and every image asks for an array of 128 MiB each: every image throws the same

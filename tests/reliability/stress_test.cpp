@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/under_asan.hpp"
 #include <fstream>
 #include <random>
 #include <string>
@@ -96,7 +97,7 @@ TEST(Churn, ten_thousand_arrays_come_and_go_without_growth_in_memory) {
   // Afterwards at most the pool keeps the last one for the next array of its shape.
   EXPECT_LE(pgas::runtime::open_windows(), windows_before + 1);
   const long after = resident_kib();
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef PGAS_TEST_UNDER_ASAN
   // AddressSanitizer keeps freed memory in quarantine on purpose: resident memory says nothing
   // here; the window count above is what shows that nothing leaks.
   (void)before;
