@@ -110,16 +110,16 @@ void dense_accumulate(Bins& bins,
   const auto arrived = runtime::exchange<Count, runtime::scratch_allocator<Count>>(
       others, pieces, runtime::current_comm());
   // What arrived holds one piece of this image's size from every other image, in rank order.
+  // Folded in the elements' type: each image's counts fit a Count, their sum need not.
   auto local = bins.local();
   const std::size_t m = local.size();
-  runtime::with_combiner<Count>(op, [&](auto fc) {
-    runtime::with_combiner<C>(op, [&](auto f) {
-      for (std::size_t off = 0; off < m; ++off) {
-        Count sum = combined[d.global_index(me, off)];
-        for (std::size_t from = 0; from + 1 < p; ++from) sum = fc(sum, arrived[from * m + off]);
-        local[off] = f(local[off], static_cast<C>(sum));
-      }
-    });
+  runtime::with_combiner<C>(op, [&](auto f) {
+    for (std::size_t off = 0; off < m; ++off) {
+      C sum = static_cast<C>(combined[d.global_index(me, off)]);
+      for (std::size_t from = 0; from + 1 < p; ++from)
+        sum = f(sum, static_cast<C>(arrived[from * m + off]));
+      local[off] = f(local[off], sum);
+    }
   });
 }
 
