@@ -2,15 +2,17 @@
 # puts reordered, the smallest message budget) depend on the MPI, not on the compiler: a build
 # whose MPI another build already covers (the clang one, beside the g++ one) leaves them out.
 option(PGAS_TEST_VARIANTS "Register the test runs that set a path-changing setting" ON)
-set(pgas_variant_settings PGAS_SHARED_MEMORY=0 PGAS_ONE_IMAGE_PER_NODE=1 PGAS_TEST_REORDER_PUTS=1
-                          PGAS_MESSAGE_BUDGET=1)
+set(pgas_variant_settings PGAS_SHARED_MEMORY PGAS_ONE_IMAGE_PER_NODE PGAS_TEST_REORDER_PUTS
+                          PGAS_MESSAGE_BUDGET)
 
 # pgas_run_at(<test name> <binary target> <images> [<extra environment>...]): registers one
 # launch of a test binary, with a timeout so a hang is a failure.
 function(pgas_run_at test target np)
   if(NOT PGAS_TEST_VARIANTS)
-    foreach(setting ${pgas_variant_settings})
-      if(setting IN_LIST ARGN)
+    # By the setting's name, whatever value the run gives it.
+    foreach(assignment ${ARGN})
+      string(REGEX REPLACE "=.*" "" setting "${assignment}")
+      if(setting IN_LIST pgas_variant_settings)
         return()
       endif()
     endforeach()
