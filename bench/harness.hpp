@@ -28,12 +28,12 @@ class options {
           std::map<std::string, std::string> defaults)
       : values_{std::move(defaults)} {
     values_.emplace("reps", "5");
-    CLI::App app{about};
+    pgas_programs::command_line app{about};
     for (auto& [name, value] : values_) {
       app.add_option("--" + name, value,
                      name == "reps" ? "repetitions, of which the median counts" : "")
           ->capture_default_str()
-          ->check(CLI::NonNegativeNumber);
+          ->check(pgas_programs::non_negative_number());
     }
     stop_code_ = pgas_programs::parse_command_line(app, argc, argv);
   }

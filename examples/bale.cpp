@@ -136,16 +136,17 @@ int main(int argc, char** argv) {
   std::size_t rows_per_image = 0;
   double per_row = 10.0;
   std::uint64_t seed = 12345;
-  CLI::App app{"bale's sparse applications on pgas::sparse_matrix, each verified.", "bale"};
+  pgas_programs::command_line app{
+      "bale's sparse applications on pgas::sparse_matrix, each verified.", "bale"};
   app.add_option("--app", app_name, "the application")
-      ->check(CLI::IsMember({"transpose", "permute", "randperm", "toposort", "triangles"}))
+      ->check(pgas_programs::one_of({"transpose", "permute", "randperm", "toposort", "triangles"}))
       ->capture_default_str();
   app.add_option("--rows", rows_per_image,
                  "rows (or indices) per image; bale's default for the application if 0")
       ->capture_default_str();
   app.add_option("--nz-per-row", per_row, "average non-zeros per row, as bale's -z")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(pgas_programs::non_negative_number());
   app.add_option("--seed", seed, "the seed")->capture_default_str();
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;

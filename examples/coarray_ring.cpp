@@ -9,13 +9,13 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   int laps = 3;
-  CLI::App app{
+  pgas_programs::command_line app{
       "Passes a token around all images with a coarray and sync_images; each image adds\n"
       "its number. Image 0 checks the total.",
       "coarray_ring"};
   app.add_option("--laps", laps, "times around the ring")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(pgas_programs::non_negative_number());
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;
   const std::size_t me = pgas::this_image();

@@ -25,7 +25,7 @@ using string_dht::value_of;
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t keys = 100000;
-  CLI::App app{
+  pgas_programs::command_line app{
       "A distributed hash table on pgas::rpc and pgas::dist_object, checked against a serial map.",
       "dht"};
   app.add_option("--keys", keys, "keys each image inserts")->capture_default_str();

@@ -118,14 +118,15 @@ int main(int argc, char** argv) {
   std::size_t edge_factor = 16;
   std::size_t roots = 16;
   std::uint64_t seed = 2;
-  CLI::App app{"Graph500 BFS (kernel 2) on an R-MAT graph, every search validated.", "graph500"};
+  pgas_programs::command_line app{
+      "Graph500 BFS (kernel 2) on an R-MAT graph, every search validated.", "graph500"};
   app.add_option("--scale", scale, "2^scale vertices")
       ->capture_default_str()
-      ->check(CLI::Range(1U, 40U));
+      ->check(pgas_programs::range(1U, 40U));
   app.add_option("--edge-factor", edge_factor, "edges per vertex")->capture_default_str();
   app.add_option("--roots", roots, "searches (Graph500 runs 64)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--seed", seed, "the graph's and the roots' seed")->capture_default_str();
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;

@@ -72,17 +72,17 @@ int main(int argc, char** argv) {
   unsigned log_size = 20;
   std::size_t look_ahead = 1024;
   std::optional<std::size_t> batch;
-  CLI::App app{
+  pgas_programs::command_line app{
       "HPCC RandomAccess: 2^K 64-bit words, 4 x 2^K XOR updates, verified by replaying\n"
       "the stream.",
       "gups"};
   app.add_option("--log-size", log_size, "K: the table has 2^K words")
       ->capture_default_str()
-      ->check(CLI::Range(1U, 40U));
+      ->check(pgas_programs::range(1U, 40U));
   app.add_option("--look-ahead", look_ahead,
                  "updates an image holds before sending (HPCC's rules: at most 1024)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option(
       "--batch", batch,
       "instead: collective pgas::accumulate_at batches of B updates per image, 0 for one batch "

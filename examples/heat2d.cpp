@@ -238,13 +238,13 @@ bool run_heat(const settings& s) {
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   settings s;
-  CLI::App app{
+  pgas_programs::command_line app{
       "2-D stencil on pgas::ndarray. prk: the Parallel Research Kernels star stencil with its\n"
       "check; heat: diffusion from a hot top edge.",
       "heat2d"};
   app.add_option("--mode", s.mode, "prk or heat")
       ->capture_default_str()
-      ->check(CLI::IsMember({"prk", "heat"}));
+      ->check(pgas_programs::one_of({"prk", "heat"}));
   app.add_option("--n", s.n, "grid points per side")->capture_default_str();
   app.add_option("--radius", s.radius, "stencil radius (prk)")->capture_default_str();
   pgas_programs::add_grid_option(app, s.grid,
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
   app.add_option("--iterations", s.iterations,
                  "timed sweeps (prk) or steps (heat), in all, restarts included")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(pgas_programs::non_negative_number());
 #ifdef PGAS_HEAT2D_PICTURE
   app.add_option("--image", s.image,
                  "write the final field to this PNG file, with its colour scale");
@@ -262,13 +262,13 @@ int main(int argc, char** argv) {
       app.add_option("--checkpoint", s.checkpoint, "write the run's state to this HDF5 file");
   app.add_option("--checkpoint-every", s.checkpoint_every, "steps between checkpoints")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber)
+      ->check(pgas_programs::positive_number())
       ->needs(checkpoint);
   app.add_flag("--crash-after-checkpoint", s.crash_after_checkpoint,
                "kill every image (SIGKILL) right after the first checkpoint, to test --restart")
       ->needs(checkpoint);
   app.add_option("--restart", s.restart, "continue the run saved in this checkpoint")
-      ->check(CLI::ExistingFile);
+      ->check(pgas_programs::existing_file());
   app.add_option("--save", s.save, "write the final field to this HDF5 file (dataset /field)");
 #endif
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))

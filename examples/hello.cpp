@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 20;
-  CLI::App app{
+  pgas_programs::command_line app{
       "Every image writes i*i into its strided share of a global array, then every image\n"
       "reads all of it back and checks.",
       "hello"};

@@ -52,17 +52,17 @@ int main(int argc, char** argv) {
   std::size_t per_image = 1 << 20;
   std::size_t n = 1'000'000;
   std::string layout = "cyclic";
-  CLI::App app{
+  pgas_programs::command_line app{
       "bale histo: random updates of counters spread over the images; every counter is\n"
       "verified against an independent recount.",
       "histogram"};
   app.add_option("--counters", per_image, "counters per image")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--updates", n, "random updates per image")->capture_default_str();
   app.add_option("--layout", layout, "how the counters are spread")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cyclic", "block"}));
+      ->check(pgas_programs::one_of({"cyclic", "block"}));
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;
   const bool ok =

@@ -15,11 +15,12 @@ int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t per_image = 100000;
   std::size_t requests = 1000000;
-  CLI::App app{"bale index gather: random reads of a cyclic table into a local array, verified.",
-               "index_gather"};
+  pgas_programs::command_line app{
+      "bale index gather: random reads of a cyclic table into a local array, verified.",
+      "index_gather"};
   app.add_option("--table", per_image, "table entries per image")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--requests", requests, "indices each image gathers")->capture_default_str();
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;

@@ -13,7 +13,8 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 1'000'000;
-  CLI::App app{"Sorts N random int64 values and verifies the order and the checksum.", "sort"};
+  pgas_programs::command_line app{
+      "Sorts N random int64 values and verifies the order and the checksum.", "sort"};
   app.add_option("--n", n, "values to sort")->capture_default_str();
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;

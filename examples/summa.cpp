@@ -93,22 +93,22 @@ int main(int argc, char** argv) {
   std::size_t panel = 128;
   std::size_t check_limit = std::size_t{1} << 27;
   std::string grid_text;
-  CLI::App app{
+  pgas_programs::command_line app{
       "SUMMA matrix product C = A B on pgas::ndarray tiles, broadcasting panels on grid row and "
       "column teams; verified.",
       "summa"};
   app.add_option("--m", m, "rows of A and C")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+      ->check(pgas_programs::range(std::size_t{1}, std::size_t{1} << 16));
   app.add_option("--n", n, "columns of B and C")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+      ->check(pgas_programs::range(std::size_t{1}, std::size_t{1} << 16));
   app.add_option("--k", k, "columns of A, rows of B")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 16));
+      ->check(pgas_programs::range(std::size_t{1}, std::size_t{1} << 16));
   app.add_option("--panel", panel, "panel width")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--check-limit", check_limit, "largest m n k checked against a serial product")
       ->capture_default_str();
   pgas_programs::add_grid_option(app, grid_text,

@@ -17,20 +17,20 @@ int main(int argc, char** argv) {
   std::size_t n = 1000;
   std::size_t iterations = 10;
   std::size_t group = 1;
-  CLI::App app{"PRK Synch_p2p: a pipelined wavefront, signalled with pgas::event, verified.",
-               "synch_p2p"};
+  pgas_programs::command_line app{
+      "PRK Synch_p2p: a pipelined wavefront, signalled with pgas::event, verified.", "synch_p2p"};
   app.add_option("--iterations", iterations, "timed sweeps (one more runs untimed first)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--rows", m, "grid rows (m)")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
+      ->check(pgas_programs::range(std::size_t{2}, std::size_t{1} << 20));
   app.add_option("--cols", n, "grid columns (n), split over the images")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 20));
+      ->check(pgas_programs::range(std::size_t{2}, std::size_t{1} << 20));
   app.add_option("--group", group, "rows per event post")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;
   if (n < pgas::num_images()) {

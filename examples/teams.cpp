@@ -48,16 +48,16 @@ int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   std::size_t n = 200;
   int steps = 500;
-  CLI::App app{
+  pgas_programs::command_line app{
       "Teams: two teams of images each run the same heat-diffusion problem alone; the whole job "
       "then compares their results.",
       "teams"};
   app.add_option("--n", n, "grid points per side")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{4}, std::size_t{1} << 20));
+      ->check(pgas_programs::range(std::size_t{4}, std::size_t{1} << 20));
   app.add_option("--steps", steps, "diffusion steps")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(pgas_programs::non_negative_number());
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;
 

@@ -15,13 +15,14 @@ int main(int argc, char** argv) {
   std::size_t iterations = 10;
   std::size_t order = 1000;
   std::string grid_text;
-  CLI::App app{"PRK Transpose: B += A^T on pgas::ndarray, verified.", "transpose"};
+  pgas_programs::command_line app{"PRK Transpose: B += A^T on pgas::ndarray, verified.",
+                                  "transpose"};
   app.add_option("--iterations", iterations, "timed transposes (one more runs untimed first)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(pgas_programs::positive_number());
   app.add_option("--order", order, "matrix order")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 17));
+      ->check(pgas_programs::range(std::size_t{1}, std::size_t{1} << 17));
   pgas_programs::add_grid_option(
       app, grid_text, "process grid RxC (default 1xP: column blocks, as PRK's MPI version)");
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))

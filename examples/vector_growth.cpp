@@ -9,13 +9,13 @@
 int main(int argc, char** argv) {
   pgas::environment env(argc, argv);
   int rounds = 100;
-  CLI::App app{
+  pgas_programs::command_line app{
       "Rounds of uneven appends and commits to a pgas::vector, then a global check, a\n"
       "resize and a sort.",
       "vector_growth"};
   app.add_option("--rounds", rounds, "rounds of appends")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(pgas_programs::non_negative_number());
   if (const auto stop = pgas_programs::parse_command_line(app, argc, argv))
     return *stop;
   const std::size_t me = pgas::this_image();

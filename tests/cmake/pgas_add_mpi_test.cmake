@@ -34,7 +34,8 @@ function(pgas_add_mpi_test name)
     set(arg_IMAGES 1 2 3 4)
   endif()
   add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE pgas::algorithms pgas_test_main pgas_warnings)
+  target_link_libraries(${name} PRIVATE pgas_test_main pgas_warnings)
+  pgas_use_test_headers(${name})
   foreach(np ${arg_IMAGES})
     pgas_run_at(${name}.np${np} ${name} ${np})
   endforeach()
@@ -55,4 +56,17 @@ function(pgas_add_singleton_test name)
   add_test(NAME ${name}.singleton COMMAND $<TARGET_FILE:${name}>)
   set_tests_properties(${name}.singleton PROPERTIES TIMEOUT ${PGAS_TEST_TIMEOUT}
                        ENVIRONMENT "${PGAS_TEST_ENVIRONMENT}")
+endfunction()
+
+# pgas_use_test_headers(<target>): compiles the target's units with the test headers
+# precompiled once in pgas_test_main (support/precompiled.hpp), whose flags it must share.
+function(pgas_use_test_headers target)
+  target_precompile_headers(${target} REUSE_FROM pgas_test_main)
+endfunction()
+
+# pgas_keep_own_headers(<target>...): test binaries that link more than pgas_test_main (their
+# libraries' definitions differ from the precompiled headers'; clang 14 crashes on one such
+# unit) compile their units from their own includes.
+function(pgas_keep_own_headers)
+  set_target_properties(${ARGN} PROPERTIES DISABLE_PRECOMPILE_HEADERS ON)
 endfunction()

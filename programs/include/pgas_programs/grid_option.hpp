@@ -4,15 +4,15 @@
 #include <pgas/grid.hpp>
 #include <pgas/runtime/environment.hpp>
 
-#include <CLI/CLI.hpp>
 #include <cstddef>
+#include <pgas_programs/command_line.hpp>
 #include <string>
 
 namespace pgas_programs {
 
 /// Adds `--grid RxC` to app, checked to be two positive numbers whose product is the number of
 /// images; `chosen` keeps "" when the option is not given.
-inline CLI::Option* add_grid_option(CLI::App& app, std::string& chosen, const std::string& about) {
+inline option* add_grid_option(command_line& app, std::string& chosen, const std::string& about) {
   return app.add_option("--grid", chosen, about)->check([](const std::string& text) -> std::string {
     const auto x = text.find('x');
     if (x == std::string::npos || x == 0 || x + 1 == text.size() ||

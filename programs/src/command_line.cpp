@@ -1,0 +1,140 @@
+#include <pgas/runtime/environment.hpp>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <pgas_programs/command_line.hpp>
+#include <utility>
+
+namespace pgas_programs {
+
+namespace {
+
+option_check from_cli(CLI::Validator rule) {
+  std::string description = rule.get_description();
+  return {[rule = std::move(rule)](const std::string& text) {
+            std::string copy = text;
+            return rule(copy);
+          },
+          std::move(description)};
+}
+
+// 1048576 rather than 1.04858e+06 in --help.
+std::string number_text(double x) {
+  if (std::floor(x) == x && std::fabs(x) < 1e15)
+    return std::to_string(static_cast<long long>(x));
+  return std::to_string(x);
+}
+
+template <class T>
+CLI::Option* add_value(CLI::App& app, const std::string& name, T& value, const std::string& help) {
+  return app.add_option(name, value, help);
+}
+
+}  // namespace
+
+option_check positive_number() {
+  return from_cli(CLI::PositiveNumber);
+}
+option_check non_negative_number() {
+  return from_cli(CLI::NonNegativeNumber);
+}
+option_check number_range(double low, double high) {
+  auto rule = from_cli(CLI::Range(low, high));
+  rule.description = "[" + number_text(low) + " - " + number_text(high) + "]";
+  return rule;
+}
+option_check one_of(std::vector<std::string> words) {
+  return from_cli(CLI::IsMember(std::move(words)));
+}
+option_check existing_file() {
+  return from_cli(CLI::ExistingFile);
+}
+
+option* option::capture_default_str() {
+  parsed_by_->capture_default_str();
+  return this;
+}
+
+option* option::check(const option_check& rule) {
+  parsed_by_->check(
+      CLI::Validator([f = rule.check](std::string& text) { return f(text); }, rule.description));
+  return this;
+}
+
+option* option::check(std::function<std::string(const std::string&)> rule) {
+  return check(option_check{std::move(rule), ""});
+}
+
+option* option::needs(option* other) {
+  parsed_by_->needs(other->parsed_by_);
+  return this;
+}
+
+command_line::command_line(const std::string& description, const std::string& program_name)
+    : app_{std::make_unique<CLI::App>(description, program_name)} {
+}
+
+command_line::~command_line() = default;
+
+option* command_line::keep(CLI::Option* parsed_by) {
+  options_.push_back(std::unique_ptr<option>(new option(parsed_by)));
+  return options_.back().get();
+}
+
+option* command_line::add_option(const std::string& name,
+                                 std::string& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name, int& value, const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name,
+                                 unsigned& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name, long& value, const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name,
+                                 unsigned long& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name,
+                                 long long& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name,
+                                 unsigned long long& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+option* command_line::add_option(const std::string& name, double& value, const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+
+option* command_line::add_option(const std::string& name,
+                                 std::optional<unsigned long>& value,
+                                 const std::string& help) {
+  return keep(add_value(*app_, name, value, help));
+}
+
+option* command_line::add_flag(const std::string& name, bool& value, const std::string& help) {
+  return keep(app_->add_flag(name, value, help));
+}
+
+std::optional<int> command_line::parse(int argc, char** argv) {
+  try {
+    app_->parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    if (pgas::this_image() == 0)
+      return app_->exit(e);
+    return e.get_exit_code();
+  }
+}
+
+}  // namespace pgas_programs
