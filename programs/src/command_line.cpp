@@ -39,9 +39,17 @@ option_check non_negative_number() {
   return from_cli(CLI::NonNegativeNumber);
 }
 option_check number_range(double low, double high) {
-  auto rule = from_cli(CLI::Range(low, high));
-  rule.description = "[" + number_text(low) + " - " + number_text(high) + "]";
-  return rule;
+  // CLI11's Range would print its bounds as doubles (1.000000); these are mostly counts.
+  return {[low, high](const std::string& text) -> std::string {
+            double x = 0;
+            if (!CLI::detail::lexical_cast(text, x))
+              return "Value " + text + " is not a number";
+            if (x < low || x > high)
+              return "Value " + text + " not in range " + number_text(low) + " to " +
+                     number_text(high);
+            return "";
+          },
+          "[" + number_text(low) + " - " + number_text(high) + "]"};
 }
 option_check one_of(std::vector<std::string> words) {
   return from_cli(CLI::IsMember(std::move(words)));
