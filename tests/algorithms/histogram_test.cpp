@@ -42,7 +42,7 @@ TYPED_TEST(Algorithms, histogram_counts_every_update_exactly) {
 TYPED_TEST(Algorithms, histogram_of_a_table_larger_than_the_caches_counts_exactly_block_by_block) {
   // Past both thresholds of the in-place path's block-by-block order (on a shared window; through
   // MPI, in the rma_only runs, the same counts by the other paths).
-  constexpr std::size_t bins_n = (std::size_t{1} << 21) + 3;
+  constexpr std::size_t bins_n = (std::size_t{1} << 17) + 3;
   constexpr std::size_t updates = bins_n / 8 + 1001;
   // The thresholds come from the machine; tests/CMakeLists.txt gives this binary fixed caches.
   ASSERT_GE(bins_n * sizeof(long), pgas::detail::in_place_blocked_table_bytes());
