@@ -64,9 +64,9 @@ function(pgas_use_test_headers target)
   target_precompile_headers(${target} REUSE_FROM pgas_test_main)
 endfunction()
 
-# pgas_keep_own_headers(<target>...): test binaries that link more than pgas_test_main (their
-# libraries' definitions differ from the precompiled headers'; clang 14 crashes on one such
-# unit) compile their units from their own includes.
+# pgas_keep_own_headers(<target>...): test binaries that link more than pgas_test_main compile
+# their units from their own includes: their libraries add definitions (Boost's, HDF5's) that
+# the precompiled headers were not built with.
 function(pgas_keep_own_headers)
   set_target_properties(${ARGN} PROPERTIES DISABLE_PRECOMPILE_HEADERS ON)
 endfunction()
