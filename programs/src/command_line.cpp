@@ -25,11 +25,6 @@ std::string number_text(double x) {
   return std::to_string(x);
 }
 
-template <class T>
-CLI::Option* add_value(CLI::App& app, const std::string& name, T& value, const std::string& help) {
-  return app.add_option(name, value, help);
-}
-
 }  // namespace
 
 option_check positive_number() {
@@ -89,58 +84,35 @@ option* command_line::keep(CLI::Option* parsed_by) {
   return options_.back().get();
 }
 
-option* command_line::add_option(const std::string& name,
-                                 std::string& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
+template <option_value T>
+option* command_line::add_option(const std::string& name, T& value, const std::string& help) {
+  return keep(app_->add_option(name, value, help));
 }
-option* command_line::add_option(const std::string& name, int& value, const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name,
-                                 unsigned& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name, long& value, const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name,
-                                 unsigned long& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name,
-                                 long long& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name,
-                                 unsigned long long& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-option* command_line::add_option(const std::string& name, double& value, const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
-
-option* command_line::add_option(const std::string& name,
-                                 std::optional<unsigned long>& value,
-                                 const std::string& help) {
-  return keep(add_value(*app_, name, value, help));
-}
+template option* command_line::add_option(const std::string&, std::string&, const std::string&);
+template option* command_line::add_option(const std::string&, int&, const std::string&);
+template option* command_line::add_option(const std::string&, unsigned&, const std::string&);
+template option* command_line::add_option(const std::string&, long&, const std::string&);
+template option* command_line::add_option(const std::string&, unsigned long&, const std::string&);
+template option* command_line::add_option(const std::string&, long long&, const std::string&);
+template option* command_line::add_option(const std::string&,
+                                          unsigned long long&,
+                                          const std::string&);
+template option* command_line::add_option(const std::string&, double&, const std::string&);
+template option* command_line::add_option(const std::string&,
+                                          std::optional<unsigned long>&,
+                                          const std::string&);
 
 option* command_line::add_flag(const std::string& name, bool& value, const std::string& help) {
   return keep(app_->add_flag(name, value, help));
 }
 
-std::optional<int> command_line::parse(int argc, char** argv) {
+std::optional<int> parse_command_line(command_line& app, int argc, char** argv) {
   try {
-    app_->parse(argc, argv);
+    app.app_->parse(argc, argv);
     return std::nullopt;
   } catch (const CLI::ParseError& e) {
     if (pgas::this_image() == 0)
-      return app_->exit(e);
+      return app.app_->exit(e);
     return e.get_exit_code();
   }
 }

@@ -4,6 +4,7 @@
 // header-only, and its header costs several seconds of optimised compile in every program that
 // includes it.
 
+#include <concepts>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -39,6 +40,13 @@ template <class Number>
 /// The name of a file that exists.
 [[nodiscard]] option_check existing_file();
 
+/// What an option can fill (src/command_line.cpp compiles add_option for each).
+template <class T>
+concept option_value = std::same_as<T, std::string> || std::same_as<T, int> ||
+    std::same_as<T, unsigned> || std::same_as<T, long> || std::same_as<T, unsigned long> ||
+    std::same_as<T, long long> || std::same_as<T, unsigned long long> || std::same_as<T, double> ||
+    std::same_as<T, std::optional<unsigned long>>;
+
 /// One option (or flag) of a command_line, refined in a chain:
 /// `app.add_option(...)->capture_default_str()->check(positive_number())`.
 class option {
@@ -65,21 +73,10 @@ class command_line {
   command_line(const command_line&) = delete;
   command_line& operator=(const command_line&) = delete;
 
-  /// `--name value` into `value`, which keeps what it holds when the option is not given.
-  option* add_option(const std::string& name, std::string& value, const std::string& help = "");
-  option* add_option(const std::string& name, int& value, const std::string& help = "");
-  option* add_option(const std::string& name, unsigned& value, const std::string& help = "");
-  option* add_option(const std::string& name, long& value, const std::string& help = "");
-  option* add_option(const std::string& name, unsigned long& value, const std::string& help = "");
-  option* add_option(const std::string& name, long long& value, const std::string& help = "");
-  option* add_option(const std::string& name,
-                     unsigned long long& value,
-                     const std::string& help = "");
-  option* add_option(const std::string& name, double& value, const std::string& help = "");
-  /// `--name value` into `value`, which stays empty when the option is not given.
-  option* add_option(const std::string& name,
-                     std::optional<unsigned long>& value,
-                     const std::string& help = "");
+  /// `--name value` into `value`, which keeps what it holds when the option is not given (an
+  /// optional stays empty).
+  template <option_value T>
+  option* add_option(const std::string& name, T& value, const std::string& help = "");
   /// `--name` alone sets `value`.
   option* add_flag(const std::string& name, bool& value, const std::string& help = "");
 
@@ -87,7 +84,7 @@ class command_line {
   /// code when it should stop: 0 after --help, non-zero for an unknown or malformed argument.
   /// Every image parses the same argv, so every image stops alike; only image 0 prints the help
   /// or the error.
-  [[nodiscard]] std::optional<int> parse(int argc, char** argv);
+  friend std::optional<int> parse_command_line(command_line& app, int argc, char** argv);
 
  private:
   option* keep(CLI::Option* parsed_by);
@@ -95,11 +92,6 @@ class command_line {
   std::vector<std::unique_ptr<option>> options_;
 };
 
-/// app.parse(argc, argv), as the programs call it.
-[[nodiscard]] inline std::optional<int> parse_command_line(command_line& app,
-                                                           int argc,
-                                                           char** argv) {
-  return app.parse(argc, argv);
-}
+[[nodiscard]] std::optional<int> parse_command_line(command_line& app, int argc, char** argv);
 
 }  // namespace pgas_programs
