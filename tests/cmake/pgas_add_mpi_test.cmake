@@ -25,17 +25,21 @@ function(pgas_run_at test target np)
                        ENVIRONMENT "${PGAS_TEST_ENVIRONMENT};${ARGN}")
 endfunction()
 
-# pgas_add_mpi_test(<name> <sources>... [IMAGES <p>...]): one test binary, registered in CTest
-# as <name>.np<p> at 1, 2, 3 and 4 images, or at the IMAGES given (tests about peers, which
-# would have nothing to check alone).
+# pgas_add_mpi_test(<name> <sources>... [IMAGES <p>...] [LIBS <target>...]): one test binary,
+# registered in CTest as <name>.np<p> at 1, 2, 3 and 4 images, or at the IMAGES given (tests
+# about peers, which would have nothing to check alone). Its units share the precompiled test
+# headers (support/precompiled.hpp) unless it links LIBS: those add definitions (Boost's,
+# HDF5's) that the headers were not precompiled with, so its units read their own includes.
 function(pgas_add_mpi_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "IMAGES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "IMAGES;LIBS")
   if(NOT arg_IMAGES)
     set(arg_IMAGES 1 2 3 4)
   endif()
   add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE pgas_test_main pgas_warnings)
-  pgas_use_test_headers(${name})
+  target_link_libraries(${name} PRIVATE pgas_test_main pgas_warnings ${arg_LIBS})
+  if(NOT arg_LIBS)
+    pgas_use_test_headers(${name})
+  endif()
   foreach(np ${arg_IMAGES})
     pgas_run_at(${name}.np${np} ${name} ${np})
   endforeach()
@@ -62,11 +66,4 @@ endfunction()
 # precompiled once in pgas_test_main (support/precompiled.hpp), whose flags it must share.
 function(pgas_use_test_headers target)
   target_precompile_headers(${target} REUSE_FROM pgas_test_main)
-endfunction()
-
-# pgas_keep_own_headers(<target>...): test binaries that link more than pgas_test_main compile
-# their units from their own includes: their libraries add definitions (Boost's, HDF5's) that
-# the precompiled headers were not built with.
-function(pgas_keep_own_headers)
-  set_target_properties(${ARGN} PROPERTIES DISABLE_PRECOMPILE_HEADERS ON)
 endfunction()
