@@ -100,7 +100,7 @@ std::vector<std::pair<std::size_t, std::size_t>> ranges_between_boundaries(const
 TYPED_TEST(Transfers, get_of_every_range_between_boundaries_matches) {
   for (std::size_t n : sizes) {
     const auto c = filled<TypeParam>(n);
-    for (const auto [a, b] : ranges_between_boundaries(c)) {
+    for (const auto& [a, b] : ranges_between_boundaries(c)) {
       std::vector<long> got(b - a, -1);
       pgas::get(c, a, std::span<long>(got));
       for (std::size_t k = 0; k < got.size(); ++k) {
