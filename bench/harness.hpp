@@ -85,11 +85,18 @@ void in_rotation(long reps, std::size_t count, Run run) {
 }
 
 /// Times several variants in_rotation; returns their median seconds, in the order given.
-inline std::vector<double> interleaved_medians(int reps,
-                                               const std::vector<std::function<void()>>& variants) {
+/// `untimed(v)`, when given, runs before each repetition of variant v, outside its timing: what
+/// puts every repetition in the same starting state without counting in it.
+inline std::vector<double> interleaved_medians(
+    int reps,
+    const std::vector<std::function<void()>>& variants,
+    const std::function<void(std::size_t)>& untimed = {}) {
   std::vector<std::vector<double>> times(variants.size());
-  in_rotation(reps, variants.size(),
-              [&](long, std::size_t v) { times[v].push_back(median_seconds(1, variants[v])); });
+  in_rotation(reps, variants.size(), [&](long, std::size_t v) {
+    if (untimed)
+      untimed(v);
+    times[v].push_back(median_seconds(1, variants[v]));
+  });
   std::vector<double> medians;
   for (const auto& t : times) medians.push_back(median(t));
   return medians;
