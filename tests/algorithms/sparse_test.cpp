@@ -92,6 +92,8 @@ TEST(SparseMatrixErrors, an_entry_outside_on_one_image_is_refused_everywhere) {
   pgas::array<double> y(4);
   EXPECT_THROW(pgas::multiply(m, x, y), pgas::usage_error);
   EXPECT_THROW((void)m.owner(4), pgas::out_of_range);
+  EXPECT_THROW((void)m.row(m.local_rows()), pgas::out_of_range);
+  EXPECT_THROW((void)m.global_row(m.local_rows()), pgas::out_of_range);
   pgas::sync_all();
 }
 

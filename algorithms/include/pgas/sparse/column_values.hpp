@@ -65,6 +65,18 @@ class column_values {
     return values_[static_cast<std::size_t>(at)];
   }
 
+  /// Calls f(value_of), value_of(col) being (*this)[col] with the choice between the table and
+  /// the search made once: a kernel's loop over every non-zero pays no branch per non-zero.
+  template <class F>
+  void with_lookup(F&& f) const {
+    if (!slot_.empty()) {
+      f([slot = slot_.data(), values = values_.data(),
+         first = first_](std::size_t col) -> const V& { return values[slot[col - first]]; });
+    } else {
+      f([this](std::size_t col) -> const V& { return (*this)[col]; });
+    }
+  }
+
  private:
   static constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
   std::size_t first_ = 0;

@@ -31,14 +31,17 @@ void multiply(const sparse_matrix<T, Dist>& m, const X& x, Y& y) {
   // The x values this image's rows name, each read once.
   const detail::column_values<T> x_at(m, x);
   // This image's rows of y.
-  std::vector<T> sums(m.local_rows());
-  for (std::size_t k = 0; k < m.local_rows(); ++k) {
-    const auto r = m.row(k);
-    T sum{};
-    for (std::size_t j = 0; j < r.cols.size(); ++j)
-      sum = static_cast<T>(sum + r.values[j] * x_at[r.cols[j]]);
-    sums[k] = sum;
-  }
+  const std::size_t rows = m.local_rows();
+  std::vector<T> sums(rows);
+  x_at.with_lookup([&](const auto& x_of) {
+    for (std::size_t k = 0; k < rows; ++k) {
+      const auto r = m.row(k);
+      T sum{};
+      for (std::size_t j = 0; j < r.cols.size(); ++j)
+        sum = static_cast<T>(sum + r.values[j] * x_of(r.cols[j]));
+      sums[k] = sum;
+    }
+  });
   detail::store_row_values(m, y, std::span<const T>(sums));
   runtime::sync_all(m.team().native());
 }

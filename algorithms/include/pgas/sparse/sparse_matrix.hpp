@@ -128,7 +128,9 @@ class sparse_matrix {
   }
   /// Local row k's columns (ascending) and values. Local.
   [[nodiscard]] row_view row(std::size_t k) const {
-    if (k >= local_rows())
+    // Bounded by the row starts (one per local row, and one past the last), not local_rows():
+    // the distribution's arithmetic is a division per call, in every kernel's inner loop.
+    if (k + 1 >= row_start_.size())
       runtime::throw_out_of_range("local row", k, local_rows());
     const std::size_t from = row_start_[k];
     const std::size_t n = row_start_[k + 1] - from;
