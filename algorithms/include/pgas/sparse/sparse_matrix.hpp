@@ -122,16 +122,12 @@ class sparse_matrix {
   /// How many rows this image owns, and the global index of its local row k. Local.
   [[nodiscard]] std::size_t local_rows() const noexcept { return dist_.local_size(me_); }
   [[nodiscard]] std::size_t global_row(std::size_t k) const {
-    if (k >= local_rows())
-      runtime::throw_out_of_range("local row", k, local_rows());
+    require_local_row(k);
     return dist_.global_index(me_, k);
   }
   /// Local row k's columns (ascending) and values. Local.
   [[nodiscard]] row_view row(std::size_t k) const {
-    // Bounded by the row starts (one per local row, and one past the last), not local_rows():
-    // the distribution's arithmetic is a division per call, in every kernel's inner loop.
-    if (k + 1 >= row_start_.size())
-      runtime::throw_out_of_range("local row", k, local_rows());
+    require_local_row(k);
     const std::size_t from = row_start_[k];
     const std::size_t n = row_start_[k + 1] - from;
     return {std::span<const std::size_t>(col_index_).subspan(from, n),
@@ -145,6 +141,12 @@ class sparse_matrix {
   [[nodiscard]] const Dist& distribution() const noexcept { return dist_; }
 
  private:
+  // Bounded by the row starts (one per local row, and one past the last), not local_rows():
+  // the distribution's arithmetic is a division per call, in every kernel's inner loop.
+  void require_local_row(std::size_t k) const {
+    if (k + 1 >= row_start_.size())
+      runtime::throw_out_of_range("local row", k, local_rows());
+  }
   // Every image's entries inside the shape, or out_of_range on every image.
   void require_inside(std::span<const entry<T>> entries) const {
     std::optional<std::string> bad;
