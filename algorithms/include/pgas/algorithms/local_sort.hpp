@@ -19,8 +19,8 @@ inline constexpr bool radix_sortable =
 
 /// Sorts v ascending by 11-bit digits, least significant first; signed values have their sign
 /// bit flipped so that the unsigned order of the keys is the signed order of the values.
-template <std::integral T>
-void radix_sort(std::vector<T>& v) {
+template <std::integral T, class Allocator>
+void radix_sort(std::vector<T, Allocator>& v) {
   using U = std::make_unsigned_t<T>;
   constexpr unsigned bits = 11;
   constexpr std::size_t buckets = std::size_t{1} << bits;
@@ -31,7 +31,9 @@ void radix_sort(std::vector<T>& v) {
       u ^= U{1} << (width - 1);
     return u;
   };
-  std::vector<T> scratch(v.size());
+  // Of v's allocator: on the kept scratch (sort.hpp), the second buffer neither faults in nor
+  // is cleared again on every call.
+  std::vector<T, Allocator> scratch(v.size());
   for (unsigned shift = 0; shift < width; shift += bits) {
     std::array<std::size_t, buckets> count{};
     for (T x : v) ++count[(key(x) >> shift) & (buckets - 1)];
@@ -50,8 +52,8 @@ void radix_sort(std::vector<T>& v) {
 }
 
 /// Sorts v by comp.
-template <class T, class Compare>
-void local_sort(std::vector<T>& v, Compare comp) {
+template <class T, class Allocator, class Compare>
+void local_sort(std::vector<T, Allocator>& v, Compare comp) {
   if constexpr (radix_sortable<T, Compare>) {
     radix_sort(v);
   } else {

@@ -8,6 +8,7 @@
 #include <pgas/algorithms/transform.hpp>
 #include <pgas/array.hpp>
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -18,21 +19,30 @@ namespace pgas {
 
 namespace detail {
 
-// Merges `counts.size()` consecutive sorted runs of v into one sorted sequence, pairwise.
-template <class T, class Compare>
-void merge_runs(std::vector<T>& v, std::vector<std::size_t> counts, Compare comp) {
+// Merges `counts.size()` consecutive sorted runs of v into one sorted sequence, pairwise, each
+// round from v into a buffer of v's allocator and back (std::inplace_merge would take a new
+// buffer of its own every call).
+template <class T, class Allocator, class Compare>
+void merge_runs(std::vector<T, Allocator>& v, std::vector<std::size_t> counts, Compare comp) {
   std::vector<std::size_t> starts{0};
   for (std::size_t c : counts) starts.push_back(starts.back() + c);
+  std::vector<T, Allocator> merged;
   while (starts.size() > 2) {
+    merged.resize(v.size());
+    const auto at = [](auto& w, std::size_t k) {
+      return w.begin() + static_cast<std::ptrdiff_t>(k);
+    };
     std::vector<std::size_t> next{0};
     for (std::size_t r = 0; r + 2 < starts.size(); r += 2) {
-      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(starts[r]),
-                         v.begin() + static_cast<std::ptrdiff_t>(starts[r + 1]),
-                         v.begin() + static_cast<std::ptrdiff_t>(starts[r + 2]), comp);
+      std::merge(at(v, starts[r]), at(v, starts[r + 1]), at(v, starts[r + 1]), at(v, starts[r + 2]),
+                 at(merged, starts[r]), comp);
       next.push_back(starts[r + 2]);
     }
-    if (starts.size() % 2 == 0)
-      next.push_back(starts.back());  // an odd run waits a round
+    if (starts.size() % 2 == 0) {  // an odd run waits a round
+      std::copy(at(v, starts[starts.size() - 2]), v.end(), at(merged, starts[starts.size() - 2]));
+      next.push_back(starts.back());
+    }
+    v.swap(merged);
     starts = std::move(next);
   }
 }
@@ -43,7 +53,9 @@ void sample_sort(R& r, Compare comp) {
   using T = range_value_t<R>;
   const std::size_t p = num_images();
   auto mine_span = r.local();
-  std::vector<T> mine(mine_span.begin(), mine_span.end());
+  // Every buffer on the kept scratch: tens of megabytes each, which a fresh allocation would
+  // fault in (and clear) again on every call.
+  runtime::scratch_vector<T> mine(mine_span.begin(), mine_span.end());
   local_sort(mine, comp);
   if (p > 1) {
     // p - 1 regular samples per image, gathered and sorted everywhere; every (p)th is a splitter.
@@ -64,7 +76,8 @@ void sample_sort(R& r, Compare comp) {
       from = to;
     }
     std::vector<std::size_t> received;
-    mine = runtime::exchange(std::span<const T>(mine), counts, runtime::current_comm(), &received);
+    mine = runtime::exchange<T, runtime::scratch_allocator<T>>(std::span<const T>(mine), counts,
+                                                               runtime::current_comm(), &received);
     merge_runs(mine, received, comp);
     // Rebalance: global position of my first element, then send each image its share.
     const std::size_t start = runtime::exclusive_prefix(mine.size(), runtime::reduce_op::sum,
@@ -78,7 +91,8 @@ void sample_sort(R& r, Compare comp) {
       share[t] = hi > lo ? hi - lo : 0;
       share_begin = share_end;
     }
-    mine = runtime::exchange(std::span<const T>(mine), share, runtime::current_comm());
+    mine = runtime::exchange<T, runtime::scratch_allocator<T>>(std::span<const T>(mine), share,
+                                                               runtime::current_comm());
   }
   std::copy(mine.begin(), mine.end(), mine_span.begin());
 }
