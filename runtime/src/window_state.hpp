@@ -30,11 +30,14 @@ struct window_state {
   // Accumulates and atomics are applied by the owner (owner_updates.hpp): a container window
   // without shared memory, while the engine runs.
   bool owner_applies = false;
-  // window::reached_only_through_owner: while the owner applies updates, others never reach
-  // this memory through MPI, so a sync point skips its MPI_Win_sync.
+  // window::reached_only_through_owner: others never reach this memory through MPI RMA — the
+  // owner applies their updates, or (a shared window in its passive epoch) every image applies
+  // them in place with the processor's atomics, each a full memory barrier, which MPI-4.1
+  // §12.2.3 accepts in place of MPI_Win_sync for a shared window — so a sync point skips its
+  // MPI_Win_sync (complete_windows reads this in the passive epoch only).
   bool only_through_owner = false;
   [[nodiscard]] bool needs_memory_sync() const noexcept {
-    return !(owner_applies && only_through_owner);
+    return !(only_through_owner && (owner_applies || flavor == window_flavor::shared));
   }
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units

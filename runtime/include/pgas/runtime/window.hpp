@@ -223,11 +223,13 @@ class window {
   /// memory (owner_updates.hpp says when and why that is sound): a container window that is not
   /// updated in place, in its passive epoch. Local.
   [[nodiscard]] bool owner_applies_updates() const;
-  /// Says that other processes reach this window's memory only through updates its owner
-  /// applies (an event's counts: posted to, never read or written with MPI RMA), so that while
-  /// the owner applies updates no sync point needs MPI_Win_sync on it (MPI-4.1 §12.7: it
-  /// orders a process's own loads and stores against RMA of others, of which there is none).
-  /// Local; for the life of this container (a pooled window forgets it).
+  /// Says that other processes reach this window's memory only through updates (an event's
+  /// counts: posted to, never read or written with MPI RMA), so that while the owner applies
+  /// them, or while every image applies them in place with the processor's atomics on a shared
+  /// window, no sync point needs MPI_Win_sync on it (MPI-4.1 §12.7: it orders a process's own
+  /// loads and stores against RMA of others, of which there is none; §12.2.3: on a shared
+  /// window a memory barrier, which each such atomic is, serves as well). Local; for the life
+  /// of this container (a pooled window forgets it).
   void reached_only_through_owner();
   /// Where this process's own exposed memory at `disp` is, for `bytes` (checked) updated with
   /// plain loads and stores; this process's earlier writes to itself through MPI completed
