@@ -1,5 +1,6 @@
 // The environment, images and teams.
 #include <pgas/coarray.hpp>
+#include <pgas/runtime/block_copy.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/machine.hpp>
@@ -9,10 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -71,6 +74,37 @@ TEST(Machine, cache_sizes_are_the_machines_own) {
   }
   if (const std::size_t l3 = linux_cache_bytes(3); l3 != 0 && linux_cache_bytes(4) == 0) {
     EXPECT_EQ(c.shared, l3);
+  }
+}
+
+TEST(Machine, block_copy_copies_every_byte_once_in_order) {
+  // Sizes around the one-piece limit and a block of a quarter of the core's cache, a tail that
+  // fills no block, and ranges overlapping either way (which memmove's order must keep).
+  const std::size_t block =
+      std::max(pgas::runtime::one_piece_copy_bytes, pgas::runtime::machine_caches().per_core / 4);
+  std::vector<unsigned char> source(3 * block + 4099);
+  for (std::size_t k = 0; k < source.size(); ++k)
+    source[k] = static_cast<unsigned char>(k * 131 + k / 251);
+  for (const std::size_t bytes :
+       {std::size_t{0}, std::size_t{1}, pgas::runtime::one_piece_copy_bytes,
+        pgas::runtime::one_piece_copy_bytes + 1, block, block + 1, 3 * block + 4099}) {
+    std::vector<unsigned char> into(bytes + 2, 0xEE);
+    pgas::runtime::copy_bytes(into.data() + 1, source.data(), bytes);
+    EXPECT_TRUE(std::equal(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bytes),
+                           into.begin() + 1))
+        << bytes;
+    EXPECT_EQ(into.front(), 0xEE);
+    EXPECT_EQ(into.back(), 0xEE) << "written past the end at " << bytes;
+  }
+  for (const std::ptrdiff_t shift : {std::ptrdiff_t{-1000}, std::ptrdiff_t{1000}}) {
+    std::vector<unsigned char> both = source;
+    const std::size_t bytes = source.size() - 1000;
+    const std::size_t from = shift > 0 ? 0 : 1000;
+    pgas::runtime::copy_bytes(both.data() + from + shift, both.data() + from, bytes);
+    EXPECT_TRUE(std::equal(source.begin() + static_cast<std::ptrdiff_t>(from),
+                           source.begin() + static_cast<std::ptrdiff_t>(from + bytes),
+                           both.begin() + static_cast<std::ptrdiff_t>(from) + shift))
+        << "overlap shifted by " << shift;
   }
 }
 

@@ -24,6 +24,7 @@
 #include <pgas/detail/walks.hpp>
 #include <pgas/future.hpp>
 #include <pgas/global_ptr.hpp>
+#include <pgas/runtime/block_copy.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
@@ -68,6 +69,16 @@ void count_if_peer(const global_ptr<T>& p,
                    std::size_t count) noexcept {
   if (!p.owned_here())
     runtime::statistics::count(which, count * sizeof(T));
+}
+
+/// Copies n consecutive elements between this process's memory and a same-node peer's mapped
+/// here: large runs of plain values in blocks that fit a core's cache (runtime/block_copy.hpp).
+template <class T, class U>
+void copy_mapped(const T* from, std::size_t n, U* to) {
+  if constexpr (std::is_trivially_copyable_v<U> && std::is_same_v<std::remove_cv_t<T>, U>)
+    runtime::copy_bytes(to, from, n * sizeof(U));
+  else
+    std::copy_n(from, n, to);
 }
 
 using race_access = runtime::race_check::access;
@@ -154,7 +165,7 @@ void load_n(const global_ptr<T>& p,
   note_access(p, out.size(), race_access::read);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_loads, out.size());
-    std::copy_n(p.local_for_reading(what), out.size(), out.begin());
+    copy_mapped(p.local_for_reading(what), out.size(), out.data());
   } else {
     runtime::get(*p.window(internal), out, rank_of(p), p.displacement(internal));
   }
@@ -217,7 +228,7 @@ requires(!std::is_const_v<T>) void store_n(const global_ptr<T>& p, std::span<con
   note_access(p, in.size(), race_access::write);
   if (p.is_local()) {
     count_if_peer(p, &rma_stats::peer_stores, in.size());
-    std::copy_n(in.begin(), in.size(), p.local());
+    copy_mapped(in.data(), in.size(), p.local());
   } else {
     runtime::put(*p.window(internal), in, rank_of(p), p.displacement(internal));
   }
@@ -401,7 +412,7 @@ void read_elements(std::span<T> out, Walk walk, started_transfers* started) {
     count_if_peer(p, &rma_stats::peer_loads, len);
     T* to = out.data() + at;
     if (step == 1) {
-      std::copy_n(from, len, to);
+      copy_mapped(from, len, to);
     } else {
       for (std::size_t j = 0; j < len; ++j) to[j] = from[j * step];
     }
@@ -449,7 +460,7 @@ void write_elements(std::span<const T> in, Walk walk, started_transfers* started
     T* to = p.local();
     count_if_peer(p, &rma_stats::peer_stores, len);
     if (step == 1) {
-      std::copy_n(from, len, to);
+      copy_mapped(from, len, to);
     } else {
       for (std::size_t j = 0; j < len; ++j) to[j * step] = from[j];
     }
