@@ -1,5 +1,6 @@
 // Coarrays: this image's copy, remote copies, a ring, neighbour exchange, collectives.
 #include <pgas/pgas.hpp>
+#include <pgas/runtime/rma.hpp>
 
 #include <gtest/gtest.h>
 
@@ -70,6 +71,28 @@ TEST(Coarray, neighbour_exchange_of_arrays) {
                    100.0 * static_cast<double>((left() + images() - 1) % images()) + 2.0);
   EXPECT_EQ(halo.local().size(), 8u);
   EXPECT_EQ(pgas::coarray<double[8]>::extent(), 8u);
+  pgas::sync_all();
+}
+
+TEST(RunTimeSizedCoarray, a_long_put_leaves_its_buffer_free_and_a_later_put_wins) {
+  // Longer than completed_remotely_bytes: off node (PGAS_ONE_IMAGE_PER_NODE, the hosts tier)
+  // such a put completes at the target before it returns, on this node at the origin only.
+  // Either way the buffer may change at once, and a later put to its first elements wins.
+  const std::size_t n = 3 * pgas::runtime::completed_remotely_bytes / sizeof(long) / 2;
+  pgas::coarray<long[]> c(n, -1);
+  std::vector<long> buffer(n);
+  std::iota(buffer.begin(), buffer.end(), static_cast<long>(1000 * me()));
+  c(right()).put(std::span<const long>(buffer));
+  std::fill(buffer.begin(), buffer.end(), -7L);
+  const std::array<long, 2> first{-5, -6};
+  c(right()).put(std::span<const long>(first));
+  pgas::sync_all();
+  EXPECT_EQ(c[0], -5);
+  EXPECT_EQ(c[1], -6);
+  std::size_t wrong = 0;
+  for (std::size_t k = 2; k < n; ++k)
+    wrong += c[k] == static_cast<long>(1000 * left() + k) ? 0U : 1U;
+  EXPECT_EQ(wrong, 0u);
   pgas::sync_all();
 }
 
