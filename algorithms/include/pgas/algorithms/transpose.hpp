@@ -61,22 +61,31 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
   const std::size_t c1 = c0 + mine.extent(1);
   const tile_layout<2>& from = a.tiles();
   runtime::scratch_vector<T> fetched;
-  for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
-    const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
-    const std::size_t ai1 = std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
-    for (std::size_t tb = from.split(1).owner(r0); tb <= from.split(1).owner(r1 - 1); ++tb) {
-      const std::size_t aj0 = std::max(r0, from.split(1).first_of(tb));
-      const std::size_t aj1 =
-          std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
-      // a's part [ai0, ai1) x [aj0, aj1) lands in b's rows aj and columns ai.
-      T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
-      const std::size_t rows = aj1 - aj0;
-      const std::size_t cols = ai1 - ai0;
-      // a's block has `cols` of a's rows (from ai0) and `rows` of its columns (from aj0).
-      with_tile_block(a, {ai0, aj0}, cols, rows, fetched, "pgas::transpose",
-                      [&](const T* there, std::size_t stride) {
-                        transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
-                      });
+  // Blocks read through MPI first, then those in this process's memory: between nodes a get is
+  // answered only while its owner is inside MPI, so an image transposing its own block first
+  // would keep the others' gets waiting until it is done, and then wait for theirs in turn.
+  // Fetching first, every image answers the others' gets while waiting for its own.
+  for (const bool in_memory_pass : {false, true}) {
+    for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
+      const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
+      const std::size_t ai1 =
+          std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
+      for (std::size_t tb = from.split(1).owner(r0); tb <= from.split(1).owner(r1 - 1); ++tb) {
+        const std::size_t aj0 = std::max(r0, from.split(1).first_of(tb));
+        const std::size_t aj1 =
+            std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
+        if (a.element({ai0, aj0}).is_local() != in_memory_pass)
+          continue;
+        // a's part [ai0, ai1) x [aj0, aj1) lands in b's rows aj and columns ai.
+        T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
+        const std::size_t rows = aj1 - aj0;
+        const std::size_t cols = ai1 - ai0;
+        // a's block has `cols` of a's rows (from ai0) and `rows` of its columns (from aj0).
+        with_tile_block(a, {ai0, aj0}, cols, rows, fetched, "pgas::transpose",
+                        [&](const T* there, std::size_t stride) {
+                          transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
+                        });
+      }
     }
   }
 }
