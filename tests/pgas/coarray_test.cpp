@@ -75,8 +75,8 @@ TEST(Coarray, neighbour_exchange_of_arrays) {
 }
 
 TEST(RunTimeSizedCoarray, a_long_put_leaves_its_buffer_free_and_a_later_put_wins) {
-  // Longer than completed_remotely_bytes: off node (PGAS_ONE_IMAGE_PER_NODE, the hosts tier)
-  // such a put completes at the target before it returns, on this node at the origin only.
+  // Longer than completed_remotely_bytes: through MPI alone (off node, PGAS_SHARED_MEMORY=0)
+  // such a put completes at the target before it returns; to a mapped peer it is a copy.
   // Either way the buffer may change at once, and a later put to its first elements wins.
   const std::size_t n = 3 * pgas::runtime::completed_remotely_bytes / sizeof(long) / 2;
   pgas::coarray<long[]> c(n, -1);

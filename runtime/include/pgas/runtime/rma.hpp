@@ -41,10 +41,11 @@ inline void after_accumulate(window& w, const window::access& a, int target, boo
 }
 }  // namespace detail
 
-/// A put at least this long to another node is completed at the target, not only at the origin,
-/// before it returns. Past MPI's eager limits over a network (Open MPI's TCP 64 KiB, MPICH's
-/// 128 KiB) local completion waits for the target's answer anyway; waiting for the end of the
-/// transfer costs little more and spares the next sync point a round trip of its own
+/// A put at least this long to a process reached through MPI alone (another node, or any peer
+/// with PGAS_SHARED_MEMORY=0: where owners apply updates) is completed at the target, not only
+/// at the origin, before it returns. Past MPI's eager limits over a network (Open MPI's TCP 64 KiB,
+/// MPICH's 128 KiB) local completion waits for the target's answer anyway; waiting for the end of
+/// the transfer costs little more and spares the next sync point a round trip of its own
 /// (bench_micro's 1 MiB put between hosts: 0.83-0.86 of MPI_Put + flush with local completion).
 inline constexpr std::size_t completed_remotely_bytes = std::size_t{64} << 10;
 
