@@ -14,13 +14,8 @@ void copy_bytes_in_blocks(void* to, const void* from, std::size_t bytes) noexcep
     std::memmove(out, in, bytes);
     return;
   }
-  static const std::size_t block = [] {
-    try {
-      return std::max(one_piece_copy_bytes, machine_caches().per_core / 4);
-    } catch (...) {  // a bad PGAS_CORE_CACHE_BYTES: the environment reports it at start
-      return one_piece_copy_bytes;
-    }
-  }();
+  // The environment has read the caches at start (a bad PGAS_CORE_CACHE_BYTES stops it there).
+  static const std::size_t block = std::max(one_piece_copy_bytes, core_cache_block_bytes());
   for (std::size_t at = 0; at < bytes; at += block)
     std::memcpy(out + at, in + at, std::min(block, bytes - at));
 }

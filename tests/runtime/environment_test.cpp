@@ -81,7 +81,7 @@ TEST(Machine, block_copy_copies_every_byte_once_in_order) {
   // Sizes around the one-piece limit and a block of a quarter of the core's cache, a tail that
   // fills no block, and ranges overlapping either way (which memmove's order must keep).
   const std::size_t block =
-      std::max(pgas::runtime::one_piece_copy_bytes, pgas::runtime::machine_caches().per_core / 4);
+      std::max(pgas::runtime::one_piece_copy_bytes, pgas::runtime::core_cache_block_bytes());
   std::vector<unsigned char> source(3 * block + 4099);
   for (std::size_t k = 0; k < source.size(); ++k)
     source[k] = static_cast<unsigned char>(k * 131 + k / 251);

@@ -30,7 +30,7 @@ namespace pgas::detail {
   return runtime::machine_caches().shared / 2;
 }
 [[nodiscard]] inline std::size_t in_place_block_bytes() {
-  return runtime::machine_caches().per_core / 4;
+  return runtime::core_cache_block_bytes();
 }
 
 /// Applies `*where op= value` for each add(where, value), each update a few adds after it was

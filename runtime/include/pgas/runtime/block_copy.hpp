@@ -14,7 +14,7 @@ namespace pgas::runtime {
 /// copy_bytes_in_blocks.
 inline constexpr std::size_t one_piece_copy_bytes = std::size_t{64} << 10;
 
-/// Copies `bytes` from `from` to `to` in blocks of a quarter of one core's cache (at least
+/// Copies `bytes` from `from` to `to` in blocks of core_cache_block_bytes() (at least
 /// one_piece_copy_bytes). Overlapping ranges are copied as one memmove. Local.
 void copy_bytes_in_blocks(void* to, const void* from, std::size_t bytes) noexcept;
 

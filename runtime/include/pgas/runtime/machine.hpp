@@ -18,6 +18,13 @@ struct cache_sizes {
 /// thread-safe.
 [[nodiscard]] const cache_sizes& machine_caches();
 
+/// A quarter of one core's own cache: a block that a pass over a larger range works on at a
+/// time, with room left for the other data streaming through the core (the in-place combiner's
+/// table blocks, block_copy's copies). Local.
+[[nodiscard]] inline std::size_t core_cache_block_bytes() {
+  return machine_caches().per_core / 4;
+}
+
 /// The machine's memory: RAM plus swap. No single process can be given more, so a larger
 /// request is a mistake (an overflowed or mistyped size), not a shortage. SIZE_MAX if unknown.
 /// Local.
