@@ -223,9 +223,21 @@ std::uint64_t mpi_triangles(const csr& a) {
   const auto below = [&](std::size_t k) {
     return std::span<const std::size_t>(lcols.data() + lstart[k], lstart[k + 1] - lstart[k]);
   };
-  std::vector<std::size_t> needed(lcols);
-  std::sort(needed.begin(), needed.end());
-  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  // The distinct columns, ascending: marked in a bitmap over the vertices and read back where
+  // it has no more words than there are columns, else sorted.
+  std::vector<std::size_t> needed;
+  if (a.n / 64 > lcols.size()) {
+    needed = lcols;
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  } else {
+    std::vector<std::uint64_t> seen((a.n + 63) / 64, 0);
+    for (const std::size_t c : lcols) seen[c / 64] |= std::uint64_t{1} << (c % 64);
+    for (std::size_t w = 0; w < seen.size(); ++w) {
+      for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
+        needed.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    }
+  }
   std::vector<std::vector<std::size_t>> asks(p);
   for (const std::size_t j : needed) asks[a.rows.owner(j)].push_back(j);
   std::vector<std::size_t> from_each;

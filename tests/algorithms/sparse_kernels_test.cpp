@@ -192,6 +192,23 @@ TEST(TriangleCount, counts_each_triangle_once) {
   const pgas::sparse_matrix<int, pgas::cyclic> complete(6, 6,
                                                         std::span<const pgas::entry<int>>(k6));
   EXPECT_EQ(pgas::triangle_count(complete), 20U);
+  // Two triangles and a complete graph on 4 vertices among 60000 vertices: so few columns per
+  // image that they are sorted, not marked in a bitmap of every vertex.
+  std::vector<pgas::entry<int>> few;
+  if (me() == 0) {
+    const std::vector<std::vector<std::size_t>> cliques = {
+        {5, 31000, 59000}, {100, 12000, 45000}, {7, 20000, 40000, 59999}};
+    for (const auto& c : cliques) {
+      for (const std::size_t i : c) {
+        for (const std::size_t j : c) {
+          if (i != j)
+            few.push_back({i, j, 1});
+        }
+      }
+    }
+  }
+  const pgas::sparse_matrix<int> sparse(60000, 60000, std::span<const pgas::entry<int>>(few));
+  EXPECT_EQ(pgas::triangle_count(sparse), 6U);
   const pgas::sparse_matrix<double> wide(2, 3, std::span<const pgas::entry<double>>());
   EXPECT_THROW((void)pgas::triangle_count(wide), pgas::usage_error);
   // A triangle stored one way only (its lower half): refused, not undercounted.

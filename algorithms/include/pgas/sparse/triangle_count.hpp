@@ -13,6 +13,7 @@
 #include <pgas/sparse/sparse_matrix.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -105,6 +106,28 @@ template <class M>
   return l;
 }
 
+// The distinct values of `values`, ascending; every value is below `bound`. Where a bitmap of
+// `bound` bits has no more words than there are values, the values are marked in it and read
+// back in order: a sort of 5·10^5 columns took a quarter of a triangle count's time (bench_sparse's
+// graph, one node), the bitmap a pass. Otherwise (a few values of a huge range) they are sorted.
+[[nodiscard]] inline std::vector<std::size_t> sorted_distinct(std::span<const std::size_t> values,
+                                                              std::size_t bound) {
+  std::vector<std::size_t> out;
+  if (bound / 64 > values.size()) {
+    out.assign(values.begin(), values.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  std::vector<std::uint64_t> seen((bound + 63) / 64, 0);
+  for (const std::size_t v : values) seen[v / 64] |= std::uint64_t{1} << (v % 64);
+  for (std::size_t w = 0; w < seen.size(); ++w) {
+    for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
+      out.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+  }
+  return out;
+}
+
 // Where each of a sorted list of distinct vertices lies in it: a table over their range where
 // they are dense in it, a search otherwise; vertices not in the list map to its length.
 class positions {
@@ -150,9 +173,7 @@ template <class T, distribution Dist>
         "ways)");
   }
   // Round 1: ask each needed row's owner for its lower part, once per row.
-  std::vector<std::size_t> needed(mine.cols);
-  std::sort(needed.begin(), needed.end());
-  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  const std::vector<std::size_t> needed = detail::sorted_distinct(mine.cols, m.cols());
   detail::lower_row_requests requests;
   {
     detail::batches_to_owners<detail::row_request, detail::lower_row_requests,
