@@ -13,11 +13,11 @@
 #include <pgas/array.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/sparse/index_bitmap.hpp>
 #include <pgas/sparse/owner_batches.hpp>
 #include <pgas/sparse/row_values.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -32,30 +32,11 @@ struct visit {
   std::size_t parent;
 };
 
-/// Local rows marked in a bitmap, taken out in increasing order.
-class row_bitmap {
- public:
-  explicit row_bitmap(std::size_t rows) : words_((rows + 63) / 64, 0) {}
-  void mark(std::size_t k) noexcept { words_[k / 64] |= std::uint64_t{1} << (k % 64); }
-  /// Replaces `rows` with the marked rows, smallest first, and clears the marks.
-  void take(std::vector<std::size_t>& rows) {
-    rows.clear();
-    for (std::size_t w = 0; w < words_.size(); ++w) {
-      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
-        rows.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      words_[w] = 0;
-    }
-  }
-
- private:
-  std::vector<std::uint64_t> words_;
-};
-
 template <class Dist>
 struct bfs_state {
   Dist rows;                         // the matrix's distribution, bound
   std::vector<std::int64_t> parent;  // of this image's rows, -1 until reached
-  row_bitmap next;                   // local rows reached in this level
+  index_bitmap next;                 // local rows reached in this level
 };
 
 template <class Dist>
@@ -82,7 +63,7 @@ template <class T, distribution Dist>
   if (source >= m.rows())
     runtime::throw_out_of_range("pgas::bfs: source", source, m.rows());
   detail::bfs_state<Dist> s{m.distribution(), std::vector<std::int64_t>(m.local_rows(), -1),
-                            detail::row_bitmap(m.local_rows())};
+                            detail::index_bitmap(m.local_rows())};
   if (m.owner(source) == m.team().this_image()) {
     const std::size_t k = s.rows.local_offset(source);
     s.parent[k] = static_cast<std::int64_t>(source);

@@ -8,12 +8,12 @@
 
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/sparse/index_bitmap.hpp>
 #include <pgas/sparse/owner_batches.hpp>
 #include <pgas/sparse/random_permutation.hpp>
 #include <pgas/sparse/sparse_matrix.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -119,12 +119,9 @@ template <class M>
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }
-  std::vector<std::uint64_t> seen((bound + 63) / 64, 0);
-  for (const std::size_t v : values) seen[v / 64] |= std::uint64_t{1} << (v % 64);
-  for (std::size_t w = 0; w < seen.size(); ++w) {
-    for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
-      out.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-  }
+  index_bitmap seen(bound);
+  for (const std::size_t v : values) seen.mark(v);
+  seen.take(out);
   return out;
 }
 
