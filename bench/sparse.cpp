@@ -207,6 +207,16 @@ std::uint64_t scramble(std::uint64_t v) {
   return v ^ (v >> 31);
 }
 
+// Replaces `out` with the indices whose bits are set in `words`, ascending, and clears them.
+void take_marked(std::vector<std::uint64_t>& words, std::vector<std::size_t>& out) {
+  out.clear();
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1)
+      out.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    words[w] = 0;
+  }
+}
+
 std::uint64_t mpi_triangles(const csr& a) {
   const std::size_t p = images();
   const std::size_t me = pgas::this_image();
@@ -233,10 +243,7 @@ std::uint64_t mpi_triangles(const csr& a) {
   } else {
     std::vector<std::uint64_t> seen((a.n + 63) / 64, 0);
     for (const std::size_t c : lcols) seen[c / 64] |= std::uint64_t{1} << (c % 64);
-    for (std::size_t w = 0; w < seen.size(); ++w) {
-      for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
-        needed.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-    }
+    take_marked(seen, needed);
   }
   std::vector<std::vector<std::size_t>> asks(p);
   for (const std::size_t j : needed) asks[a.rows.owner(j)].push_back(j);
@@ -308,14 +315,6 @@ std::vector<std::int64_t> mpi_bfs(const csr& a, std::size_t source) {
   std::vector<std::int64_t> parent(local, -1);
   std::vector<std::uint64_t> reached((local + 63) / 64, 0);
   std::vector<std::size_t> frontier;
-  const auto take_reached = [&] {
-    frontier.clear();
-    for (std::size_t w = 0; w < reached.size(); ++w) {
-      for (std::uint64_t bits = reached[w]; bits != 0; bits &= bits - 1)
-        frontier.push_back(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      reached[w] = 0;
-    }
-  };
   if (a.rows.owner(source) == me) {
     parent[a.rows.local_offset(source)] = static_cast<std::int64_t>(source);
     frontier.push_back(a.rows.local_offset(source));
@@ -348,7 +347,7 @@ std::vector<std::int64_t> mpi_bfs(const csr& a, std::size_t source) {
         reached[k / 64] |= std::uint64_t{1} << (k % 64);
       }
     }
-    take_reached();
+    take_marked(reached, frontier);
   }
   return parent;
 }
