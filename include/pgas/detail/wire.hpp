@@ -4,6 +4,7 @@
 // start of a payload).
 
 #include <pgas/runtime/code_address.hpp>
+#include <pgas/runtime/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -55,17 +56,35 @@ struct codec<T> {
   }
 };
 
+/// A length (of a string, a vector, an archive) travels in 4 bytes, not 8: a stream of small
+/// calls (a string table's inserts) moves that much less. Every value is sized before its
+/// message is reserved, and the engine refuses a message larger than its buffers (at most
+/// 256 KiB), so no length that fits a message needs more; one that would is refused here.
+inline std::size_t length_bytes(std::size_t n) {
+  if (n > UINT32_MAX) {
+    throw usage_error("a remote call's argument of " + std::to_string(n) +
+                      " elements is longer than a message can carry");
+  }
+  return sizeof(std::uint32_t);
+}
+inline void write_length(std::byte*& out, std::size_t n) {
+  codec<std::uint32_t>::write(out, static_cast<std::uint32_t>(n));
+}
+inline std::size_t read_length(const std::byte*& in) {
+  return codec<std::uint32_t>::read(in);
+}
+
 template <>
 struct codec<std::string> {
-  static std::size_t size(const std::string& s) { return sizeof(std::uint64_t) + s.size(); }
+  static std::size_t size(const std::string& s) { return length_bytes(s.size()) + s.size(); }
   static void write(std::byte*& out, const std::string& s) {
-    codec<std::uint64_t>::write(out, s.size());
+    write_length(out, s.size());
     if (!s.empty())
       std::memcpy(out, s.data(), s.size());
     out += s.size();
   }
   static std::string read(const std::byte*& in) {
-    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    const std::size_t n = read_length(in);
     std::string s(reinterpret_cast<const char*>(in), n);
     in += n;
     return s;
@@ -76,15 +95,15 @@ template <carried T>
 struct codec<std::vector<T>> {
   static std::size_t size(const std::vector<T>& v) {
     if constexpr (plain<T>) {
-      return sizeof(std::uint64_t) + v.size() * sizeof(T);
+      return length_bytes(v.size()) + v.size() * sizeof(T);
     } else {
-      std::size_t n = sizeof(std::uint64_t);
+      std::size_t n = length_bytes(v.size());
       for (const T& x : v) n += codec<T>::size(x);
       return n;
     }
   }
   static void write(std::byte*& out, const std::vector<T>& v) {
-    codec<std::uint64_t>::write(out, v.size());
+    write_length(out, v.size());
     if constexpr (plain<T>) {
       if (!v.empty())
         std::memcpy(out, v.data(), v.size() * sizeof(T));
@@ -94,7 +113,7 @@ struct codec<std::vector<T>> {
     }
   }
   static std::vector<T> read(const std::byte*& in) {
-    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    const std::size_t n = read_length(in);
     std::vector<T> v;
     v.reserve(n);
     if constexpr (plain<T>) {

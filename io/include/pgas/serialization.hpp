@@ -156,16 +156,19 @@ concept archived = serialized_value<T> && !std::is_same_v<T, std::string> &&
 /// once to size the message, once into it).
 template <archived T>
 struct codec<T> {
-  static std::size_t size(const T& v) { return sizeof(std::uint64_t) + to_bytes(v).size(); }
+  static std::size_t size(const T& v) {
+    const std::size_t n = to_bytes(v).size();
+    return length_bytes(n) + n;
+  }
   static void write(std::byte*& out, const T& v) {
     const runtime::byte_buffer bytes = to_bytes(v);
-    codec<std::uint64_t>::write(out, bytes.size());
+    write_length(out, bytes.size());
     if (!bytes.empty())
       std::memcpy(out, bytes.data(), bytes.size());
     out += bytes.size();
   }
   static T read(const std::byte*& in) {
-    const auto n = static_cast<std::size_t>(codec<std::uint64_t>::read(in));
+    const std::size_t n = read_length(in);
     const runtime::byte_buffer bytes(in, in + n);
     in += n;
     return from_bytes<T>(bytes);
