@@ -47,6 +47,14 @@ void sync_memory() {
   count_sync(start);
 }
 
+void sync_memory_before_atomic_in_place() {
+  require_environment("pgas::sync_memory()");
+  const double start = now_if_counting();
+  complete_all_windows_before_barrier();
+  messages::quiesce();
+  count_sync(start);
+}
+
 void sync_memory_before_message_to(std::size_t destination) {
   require_environment("pgas::sync_memory()");
   const double start = now_if_counting();

@@ -15,8 +15,10 @@ std::vector<window_state*>& live_windows() {
 
 namespace {
 // Completes what MPI carries on every window in the passive epoch and syncs its memory; with
-// `await_batches`, also waits until owners have applied the batches sent to them.
-void complete_windows(bool await_batches) {
+// `await_batches`, also waits until owners have applied the batches sent to them. With
+// `barrier_follows`, the caller issues a processor atomic (a full memory barrier) next, which
+// MPI-4.1 §12.2.3 accepts in place of MPI_Win_sync on a shared window: those skip it.
+void complete_windows(bool await_batches, bool barrier_follows) {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive)
@@ -32,18 +34,22 @@ void complete_windows(bool await_batches) {
     if (await_batches)
       await_owners(*s);
     s->completed();
-    if (s->needs_memory_sync())
+    if (s->needs_memory_sync() && !(barrier_follows && s->flavor == window_flavor::shared))
       check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
 }
 }  // namespace
 
 void complete_all_windows() {
-  complete_windows(true);
+  complete_windows(true, false);
 }
 
 void complete_windows_but_batches() {
-  complete_windows(false);
+  complete_windows(false, false);
+}
+
+void complete_all_windows_before_barrier() {
+  complete_windows(true, true);
 }
 
 void sync_all_window_memory() {

@@ -29,7 +29,12 @@ inline void add_after_writes(window& w, int target, MPI_Aint disp, std::int64_t 
     messages::flush(destination);  // the target may be waiting for it now
     return;
   }
-  sync_memory();
+  // On a shared window the sum is a processor atomic, whose barrier orders the writes before it.
+  if (w.updates_in_place()) {
+    sync_memory_before_atomic_in_place();
+  } else {
+    sync_memory();
+  }
   (void)fetch_and_op(w, value, target, disp, reduce_op::sum);  // done when it returns
 }
 

@@ -16,6 +16,11 @@ void sync_all(MPI_Comm comm);
 /// waits until every message it sent has been handled (messages::quiesce).
 void sync_memory();
 
+/// What sync_memory() does, for a processor atomic issued right after it (an update applied in
+/// place on a shared window): the atomic is a full memory barrier, which stands in for
+/// MPI_Win_sync on the shared windows. Local.
+void sync_memory_before_atomic_in_place();
+
 /// What sync_memory() does, for a message to world rank `destination` sent right after it:
 /// the same, except that this process's messages to `destination` (batches for it to apply
 /// included) are not waited for, since that message will be handled after them. Saves the
