@@ -49,17 +49,22 @@ class event {
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +
                         std::to_string(n));
     global_ref<std::int64_t> count = counts_(counts_.team().rank());
-    runtime::messages::progress_until([&] { return count.atomic_load() >= n; });
-    (void)count.fetch_add(-n);
+    runtime::messages::progress_until([&] { return count.atomic_load() - taken_ >= n; });
+    taken_ += n;
     clocks_.receive(static_cast<int>(counts_.team().rank()));
     // The posters' writes completed before their posts; this orders this image's later loads.
     runtime::sync_all_window_memory();
   }
   /// This image's count now, without waiting. Local.
-  [[nodiscard]] std::int64_t query() const { return counts_(counts_.team().rank()).atomic_load(); }
+  [[nodiscard]] std::int64_t query() const {
+    return counts_(counts_.team().rank()).atomic_load() - taken_;
+  }
 
  private:
+  // Every post ever made to this image, which only posters change: a wait takes its n off in
+  // taken_, here, instead of a read-modify-write of the line the posters update.
   coarray<std::int64_t> counts_;
+  std::int64_t taken_ = 0;
   runtime::race_check::clock_boxes clocks_;  // what the posters did, for the race checker
 };
 
