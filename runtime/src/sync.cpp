@@ -39,20 +39,23 @@ void sync_all(MPI_Comm comm) {
   count_sync(start);
 }
 
-void sync_memory() {
+namespace {
+// sync_memory(), its windows completed by `complete_windows`.
+void complete_and_quiesce(void (*complete_windows)()) {
   require_environment("pgas::sync_memory()");
   const double start = now_if_counting();
-  complete_all_windows();
+  complete_windows();
   messages::quiesce();
   count_sync(start);
 }
+}  // namespace
+
+void sync_memory() {
+  complete_and_quiesce(complete_all_windows);
+}
 
 void sync_memory_before_atomic_in_place() {
-  require_environment("pgas::sync_memory()");
-  const double start = now_if_counting();
-  complete_all_windows_before_barrier();
-  messages::quiesce();
-  count_sync(start);
+  complete_and_quiesce(complete_all_windows_before_barrier);
 }
 
 void sync_memory_before_message_to(std::size_t destination) {
