@@ -55,7 +55,7 @@ void sync_memory() {
 }
 
 void sync_memory_before_atomic_in_place() {
-  complete_and_quiesce(complete_all_windows_before_barrier);
+  complete_and_quiesce(complete_all_windows_before_atomic_in_place);
 }
 
 void sync_memory_before_message_to(std::size_t destination) {

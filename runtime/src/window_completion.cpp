@@ -16,9 +16,9 @@ std::vector<window_state*>& live_windows() {
 namespace {
 // Completes what MPI carries on every window in the passive epoch and syncs its memory; with
 // `await_batches`, also waits until owners have applied the batches sent to them. With
-// `barrier_follows`, the caller issues a processor atomic (a full memory barrier) next, which
+// `atomic_follows`, the caller issues a processor atomic (a full memory barrier) next, which
 // MPI-4.1 §12.2.3 accepts in place of MPI_Win_sync on a shared window: those skip it.
-void complete_windows(bool await_batches, bool barrier_follows) {
+void complete_windows(bool await_batches, bool atomic_follows) {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive)
@@ -34,7 +34,7 @@ void complete_windows(bool await_batches, bool barrier_follows) {
     if (await_batches)
       await_owners(*s);
     s->completed();
-    if (s->needs_memory_sync() && !(barrier_follows && s->flavor == window_flavor::shared))
+    if (s->needs_memory_sync() && !(atomic_follows && s->flavor == window_flavor::shared))
       check(MPI_Win_sync(s->win), "MPI_Win_sync");
   }
 }
@@ -48,7 +48,7 @@ void complete_windows_but_batches() {
   complete_windows(false, false);
 }
 
-void complete_all_windows_before_barrier() {
+void complete_all_windows_before_atomic_in_place() {
   complete_windows(true, true);
 }
 

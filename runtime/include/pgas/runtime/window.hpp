@@ -271,7 +271,7 @@ void complete_all_windows();
 void complete_windows_but_batches();
 /// complete_all_windows() for a caller whose next step is a processor atomic, a full memory
 /// barrier: on shared windows that barrier stands in for MPI_Win_sync (MPI-4.1 §12.2.3). Local.
-void complete_all_windows_before_barrier();
+void complete_all_windows_before_atomic_in_place();
 /// MPI_Win_sync on every live window in the passive epoch. Local.
 void sync_all_window_memory();
 /// How many MPI windows this process holds now: live handles and the ones the pool keeps for
