@@ -2,6 +2,7 @@
 
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/stats.hpp>
 
@@ -14,14 +15,38 @@ namespace pgas::runtime::window_pool {
 
 namespace {
 
-// Bounds on what the pool holds: a few windows of moderate size. The bytes are summed over
-// every process, so every process decides alike.
+// Bounds on what the pool holds for one communicator: a few windows, and bytes (summed over
+// its processes, so every process decides alike) up to its share of the budget.
 constexpr std::size_t most_windows = 8;
-constexpr std::size_t largest_window_bytes = std::size_t{16} << 20;
+// What a process may keep, as a part of its share of the node's memory: large enough for the
+// arrays a time-stepping program makes and drops every step (fresh memory runs slowly until the
+// system has settled it; on a VM that hands freed pages back to its host, for tens of
+// milliseconds of sweeps), small enough to matter little to what the program can allocate.
+constexpr std::size_t memory_share_divisor = 16;
+// Before start(): the bound the pool always had.
+std::size_t process_budget = std::size_t{16} << 20;
 
 std::deque<std::unique_ptr<window_state>>& kept() {
   static std::deque<std::unique_ptr<window_state>> windows;
   return windows;
+}
+
+std::size_t summed(const std::vector<std::size_t>& every_rank_bytes) {
+  return std::accumulate(every_rank_bytes.begin(), every_rank_bytes.end(), std::size_t{0});
+}
+
+// A communicator's share: the budget of each of its processes.
+std::size_t budget_of(const window_state& s) {
+  return process_budget * s.sizes.size();
+}
+
+std::size_t kept_bytes(MPI_Comm comm) {
+  std::size_t bytes = 0;
+  for (const auto& k : kept()) {
+    if (k->comm == comm)
+      bytes += summed(k->sizes);
+  }
+  return bytes;
 }
 
 void free_kept(window_state& s) noexcept {
@@ -31,7 +56,44 @@ void free_kept(window_state& s) noexcept {
     ++statistics::counters.windows_freed;
 }
 
+// Frees the oldest kept windows of `comm` while `too_much(count, bytes)` says its kept windows
+// are too many or too large. In step on every process of comm, which hold the same windows.
+template <class TooMuch>
+void evict_oldest(MPI_Comm comm, TooMuch too_much) {
+  auto& pool = kept();
+  const auto same_comm = [&](const std::unique_ptr<window_state>& k) { return k->comm == comm; };
+  for (;;) {
+    const auto count = static_cast<std::size_t>(std::count_if(pool.begin(), pool.end(), same_comm));
+    if (count == 0 || !too_much(count, kept_bytes(comm)))
+      return;
+    const auto oldest = std::find_if(pool.begin(), pool.end(), same_comm);
+    free_kept(**oldest);
+    pool.erase(oldest);
+  }
+}
+
 }  // namespace
+
+void start(MPI_Comm world, int node_images) {
+  const std::size_t memory = machine_memory_bytes();
+  unsigned long long mine =
+      memory == SIZE_MAX ? process_budget
+                         : memory / static_cast<std::size_t>(std::max(1, node_images)) /
+                               memory_share_divisor;
+  mine = std::max<unsigned long long>(mine, process_budget);
+  unsigned long long agreed = 0;
+  check(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world),
+        "MPI_Allreduce");
+  process_budget = static_cast<std::size_t>(agreed);
+}
+
+std::size_t budget_per_process() noexcept {
+  return process_budget;
+}
+
+void set_budget_per_process(std::size_t bytes) noexcept {
+  process_budget = bytes;
+}
 
 std::unique_ptr<window_state> take(MPI_Comm comm,
                                    const std::vector<std::size_t>& every_rank_bytes,
@@ -50,6 +112,11 @@ std::unique_ptr<window_state> take(MPI_Comm comm,
       return out;
     }
   }
+  // A window is made instead: kept ones go first where they and it would pass the budget, so
+  // the pool never holds memory the program could not have had without it.
+  const std::size_t wanted = summed(every_rank_bytes);
+  const std::size_t budget = process_budget * every_rank_bytes.size();
+  evict_oldest(comm, [&](std::size_t, std::size_t bytes) { return bytes + wanted > budget; });
   return nullptr;
 }
 
@@ -57,22 +124,18 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   // After the environment ended nobody would drain the pool: free as usual then.
   if (!s->poolable || !environment::active() || !messages::running())
     return false;
-  if (std::accumulate(s->sizes.begin(), s->sizes.end(), std::size_t{0}) > largest_window_bytes) {
+  const std::size_t bytes = summed(s->sizes);
+  const std::size_t budget = budget_of(*s);
+  if (bytes > budget)
     return false;
-  }
   // window::release has completed this process's writes and passed a barrier of every
   // process since (quiescent, so updates sent for owners to apply are applied too).
-  // Full: the oldest window of this communicator goes. Processes of one team share its
+  // Full: the oldest windows of this communicator go. Processes of one team share its
   // windows' history, but not other teams' (they belong to different teams of a split).
-  auto& pool = kept();
-  const auto same_comm = [&](const std::unique_ptr<window_state>& k) { return k->comm == s->comm; };
-  if (static_cast<std::size_t>(std::count_if(pool.begin(), pool.end(), same_comm)) ==
-      most_windows) {
-    const auto oldest = std::find_if(pool.begin(), pool.end(), same_comm);
-    free_kept(**oldest);
-    pool.erase(oldest);
-  }
-  pool.push_back(std::move(s));
+  evict_oldest(s->comm, [&](std::size_t count, std::size_t held) {
+    return count == most_windows || held + bytes > budget;
+  });
+  kept().push_back(std::move(s));
   return true;
 }
 

@@ -17,8 +17,19 @@
 
 namespace pgas::runtime::window_pool {
 
-/// A kept window of exactly this shape, removed from the pool, or null. Local, but in step
-/// with every other process (see above).
+/// Collective over world: agrees on the bytes each process's pool may keep (budget_per_process),
+/// a sixteenth of the memory each image of the fullest node has, the least any image finds.
+void start(MPI_Comm world, int node_images);
+/// What each process of a communicator may keep for it: its kept windows' bytes, summed over
+/// its processes, stay within this times their number. Local.
+[[nodiscard]] std::size_t budget_per_process() noexcept;
+/// Sets it (tests: a small budget shows eviction without large windows). Every process must set
+/// the same value at the same point of the program. Local.
+void set_budget_per_process(std::size_t bytes) noexcept;
+
+/// A kept window of exactly this shape, removed from the pool, or null. Without one, frees the
+/// oldest kept windows of comm that a new window of this shape would take past the budget.
+/// Local, but in step with every other process (see above).
 [[nodiscard]] std::unique_ptr<window_state> take(MPI_Comm comm,
                                                  const std::vector<std::size_t>& every_rank_bytes,
                                                  int disp_unit);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "window_flavors.hpp"
+#include "window_pool.hpp"
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -284,6 +285,56 @@ TEST(WindowPool, writes_issued_before_release_have_all_landed_when_reused_and_no
     for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(mine[k], -1L) << "round " << round;
     pgas::runtime::sync_all(pgas::runtime::world_comm());
   }
+}
+
+// The pool's budget comes from the machine: a sixteenth of each image's share of the node's
+// memory, at least the 16 MiB it always kept.
+TEST(WindowPool, the_budget_is_agreed_and_at_least_sixteen_mebibytes) {
+  const std::size_t budget = pgas::runtime::window_pool::budget_per_process();
+  EXPECT_GE(budget, std::size_t{16} << 20);
+  unsigned long long mine = budget;
+  unsigned long long most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, pgas::runtime::world_comm());
+  EXPECT_EQ(most, mine) << "images disagree on the pool's budget";
+}
+
+// Within a budget of 1000 longs per image: a window of 600 is kept; making one of 1200 (a shape
+// the pool has none of) first frees the kept 600, which would pass the budget beside it, and the
+// 1200 are not kept; a kept 500 and a kept 300 fit together, and the 500 comes back.
+TEST(WindowPool, kept_windows_stay_within_the_budget_and_make_room_for_new_ones) {
+  namespace pool = pgas::runtime::window_pool;
+  const std::size_t saved = pool::budget_per_process();
+  // No budget: a window of a new shape frees what the earlier tests left kept, and is not kept.
+  pool::set_budget_per_process(0);
+  {
+    window w = world_longs(7);
+  }
+  const std::size_t open = pgas::runtime::open_windows();
+  pool::set_budget_per_process(1000 * sizeof(long));
+  {
+    window w = world_longs(600);
+  }
+  EXPECT_EQ(pgas::runtime::open_windows(), open + 1) << "the 600 were not kept";
+  {
+    window w = world_longs(1200);
+    EXPECT_EQ(pgas::runtime::open_windows(), open + 1) << "the kept 600 stayed beside the 1200";
+  }
+  EXPECT_EQ(pgas::runtime::open_windows(), open) << "the 1200 were kept past the budget";
+  void* kept_500 = nullptr;
+  {
+    window w = world_longs(500);
+    kept_500 = w.base();
+  }
+  {
+    window w = world_longs(300);
+    EXPECT_EQ(pgas::runtime::open_windows(), open + 2) << "the kept 500 was freed, though both fit";
+  }
+  EXPECT_EQ(pgas::runtime::open_windows(), open + 2) << "500 and 300 fit the budget together";
+  {
+    window w = world_longs(500);
+    EXPECT_EQ(w.base(), kept_500);
+  }
+  pool::set_budget_per_process(saved);
 }
 
 }  // namespace
