@@ -77,13 +77,12 @@ void evict_oldest(MPI_Comm comm, TooMuch too_much) {
 void start(MPI_Comm world, int node_images) {
   const std::size_t memory = machine_memory_bytes();
   unsigned long long mine =
-      memory == SIZE_MAX ? process_budget
-                         : memory / static_cast<std::size_t>(std::max(1, node_images)) /
-                               memory_share_divisor;
+      memory == SIZE_MAX
+          ? process_budget
+          : memory / static_cast<std::size_t>(std::max(1, node_images)) / memory_share_divisor;
   mine = std::max<unsigned long long>(mine, process_budget);
   unsigned long long agreed = 0;
-  check(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world),
-        "MPI_Allreduce");
+  check(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world), "MPI_Allreduce");
   process_budget = static_cast<std::size_t>(agreed);
 }
 

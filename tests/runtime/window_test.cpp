@@ -306,14 +306,10 @@ TEST(WindowPool, kept_windows_stay_within_the_budget_and_make_room_for_new_ones)
   const std::size_t saved = pool::budget_per_process();
   // No budget: a window of a new shape frees what the earlier tests left kept, and is not kept.
   pool::set_budget_per_process(0);
-  {
-    window w = world_longs(7);
-  }
+  { window w = world_longs(7); }
   const std::size_t open = pgas::runtime::open_windows();
   pool::set_budget_per_process(1000 * sizeof(long));
-  {
-    window w = world_longs(600);
-  }
+  { window w = world_longs(600); }
   EXPECT_EQ(pgas::runtime::open_windows(), open + 1) << "the 600 were not kept";
   {
     window w = world_longs(1200);
