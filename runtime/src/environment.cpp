@@ -186,7 +186,7 @@ void environment::start(int* argc, char*** argv) {
   s.on_this_node = std::move(node.members);
   s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
   s.oversubscribed = node.images > node.cores;
-  runtime::window_pool::start(s.world, node.images);
+  runtime::window_pool::start(s.world, node.images, s.size);
   runtime::statistics::start_from_environment();
   // Bad cache sizes given in the environment: every image refuses, not only those given them.
   std::string bad_caches;

@@ -17,9 +17,11 @@
 
 namespace pgas::runtime::window_pool {
 
-/// Collective over world: agrees on the bytes each process's pool may keep (budget_per_process),
-/// a sixteenth of the memory each image of the fullest node has, the least any image finds.
-void start(MPI_Comm world, int node_images);
+/// Collective over world: agrees on the bytes each process's pool may keep (budget_per_process).
+/// With every image on one node (`node_images` == `world_images`), a sixteenth of the memory
+/// each image has there (at least 16 MiB), the least any image finds; across nodes, 16 MiB
+/// summed over the images.
+void start(MPI_Comm world, int node_images, int world_images);
 /// What each process of a communicator may keep for it: its kept windows' bytes, summed over
 /// its processes, stay within this times their number. Local.
 [[nodiscard]] std::size_t budget_per_process() noexcept;
