@@ -38,9 +38,9 @@ std::size_t summed(const std::vector<std::size_t>& every_rank_bytes) {
   return std::accumulate(every_rank_bytes.begin(), every_rank_bytes.end(), std::size_t{0});
 }
 
-// A communicator's share: the budget of each of its processes.
-std::size_t budget_of(const window_state& s) {
-  return process_budget * s.sizes.size();
+// What a communicator of `processes` may keep: the budget of each of them.
+std::size_t budget_for(std::size_t processes) {
+  return process_budget * processes;
 }
 
 std::size_t kept_bytes(MPI_Comm comm) {
@@ -120,10 +120,10 @@ std::unique_ptr<window_state> take(MPI_Comm comm,
       return out;
     }
   }
-  // A window is made instead: kept ones go first where they and it would pass the budget, so
-  // the pool never holds memory the program could not have had without it.
+  // A window is made instead: kept ones go first where they and it would pass the budget (the
+  // pool gives way to the program's windows rather than hold memory beside them).
   const std::size_t wanted = summed(every_rank_bytes);
-  const std::size_t budget = process_budget * every_rank_bytes.size();
+  const std::size_t budget = budget_for(every_rank_bytes.size());
   evict_oldest(comm, [&](std::size_t, std::size_t bytes) { return bytes + wanted > budget; });
   return nullptr;
 }
@@ -133,7 +133,7 @@ bool keep(std::unique_ptr<window_state>& s) noexcept {
   if (!s->poolable || !environment::active() || !messages::running())
     return false;
   const std::size_t bytes = summed(s->sizes);
-  const std::size_t budget = budget_of(*s);
+  const std::size_t budget = budget_for(s->sizes.size());
   if (bytes > budget)
     return false;
   // window::release has completed this process's writes and passed a barrier of every
