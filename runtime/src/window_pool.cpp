@@ -87,7 +87,7 @@ void start(MPI_Comm world, int node_images, int world_images) {
   const std::size_t memory = machine_memory_bytes();
   unsigned long long mine =
       memory == SIZE_MAX
-          ? process_budget
+          ? across_nodes_bytes
           : memory / static_cast<std::size_t>(std::max(1, node_images)) / memory_share_divisor;
   mine = std::max<unsigned long long>(mine, across_nodes_bytes);
   unsigned long long agreed = 0;
