@@ -51,7 +51,8 @@ namespace pgas {
 /// repeated keys in a buffer per owner (at most a batch of distinct keys each, sized from the
 /// message engine's buffers), sends a full batch as one message, and sends what it holds at
 /// every sync point; the owner applies a batch when it makes progress (the progress rule of
-/// pgas/rpc.hpp). Every async update made before a sync point of the map's team has been applied
+/// pgas/rpc.hpp). The caller's own keys are batched alike and applied where their batch goes.
+/// Every async update made before a sync point of the map's team has been applied
 /// when it returns, and before any operation queued for the same commit(). Concurrent
 /// `async_insert`s of one new key: one of them wins; `async_accumulate` sums. An owner whose
 /// table would pass three quarters full keeps further new keys beside it until the next
@@ -141,10 +142,6 @@ class unordered_map {
     live_.require(name);
     const std::uint64_t h = hash_of(k);
     const std::size_t owner = h % table_.team().size();
-    if (owner == table_.team().rank()) {
-      apply_update({k, v, V{}, true, false});
-      return;
-    }
     // The owner took h's low part: the rest spreads the keys of one owner in its buffer.
     if (async_->stream.held.insert(owner, k, h / table_.team().size(), v, same_key))
       async_->stream.send(owner);
@@ -156,10 +153,6 @@ class unordered_map {
     live_.require(name);
     const std::uint64_t h = hash_of(k);
     const std::size_t owner = h % table_.team().size();
-    if (owner == table_.team().rank()) {
-      apply_update({k, V{}, v, false, true});
-      return;
-    }
     if (async_->stream.held.accumulate(owner, k, h / table_.team().size(), v, same_key))
       async_->stream.send(owner);
   }
@@ -168,9 +161,9 @@ class unordered_map {
   [[nodiscard]] future<std::optional<V>> async_find(const K& k) const {
     live_.require(name);
     const std::size_t owner = hash_of(k) % table_.team().size();
+    async_->stream.send(owner);  // applied here, or ahead on the ordered channel to the owner
     if (owner == table_.team().rank())
       return future<std::optional<V>>::make_ready(find_here(k));
-    async_->stream.send(owner);  // the channel to the owner is ordered: they arrive first
     return detail::remote::rpc_world(
         table_.team().world_image(owner),
         [](const dist_object<unordered_map*>& d, const K& key) { return (*d)->find_here(key); },
@@ -479,6 +472,24 @@ class unordered_map {
         *at += u.sum;
     }
   }
+  // Applies `count` combined async updates in order, get(k) giving the k-th, and publishes
+  // what went beside the table. Slots are reached at random in a table larger than the caches:
+  // applied one at a time, each update would wait out its first probe's miss before the next
+  // could start (the probe's branch on the slot's state is not predictable), so each update's
+  // home slot is asked for sixteen updates ahead and the misses overlap.
+  template <class Get>
+  void apply_updates(std::size_t count, Get get) {
+    constexpr std::size_t ahead = 16;
+    const std::span<slot> slots = table_.local();
+    const std::size_t images = table_.team().size();
+    const std::size_t last = slots.size() - 1;  // a power of two, less one
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k + ahead < count)
+        __builtin_prefetch(&slots[(hash_of(get(k + ahead).key) / images) & last], 1);
+      apply_update(get(k));
+    }
+    publish_spill();
+  }
   // Tells other images' find() whether to ask this owner about keys beside its table.
   void publish_spill() { spilled_.local()[0] = spill_.size(); }
 
@@ -509,12 +520,11 @@ class unordered_map {
     std::uint64_t count = 0;
     std::memcpy(&count, at, sizeof count);
     at += sizeof count;
-    for (std::uint64_t k = 0; k < count; ++k, at += sizeof(update)) {
+    m.apply_updates(static_cast<std::size_t>(count), [at](std::size_t k) {
       update u;
-      std::memcpy(static_cast<void*>(&u), at, sizeof u);
-      m.apply_update(u);
-    }
-    m.publish_spill();
+      std::memcpy(static_cast<void*>(&u), at + k * sizeof(update), sizeof u);
+      return u;
+    });
   }
 
   // This image's async updates not yet sent, combined per owner; a sync point sends them all
@@ -535,11 +545,17 @@ class unordered_map {
     void issue() override {
       for (std::size_t d = 0; d < held.destinations(); ++d) send(d);
     }
-    // One message with every update held for image d of the team.
+    // Every update held for image d of the team: one message, or applied here when d is this
+    // image (its own keys are combined and applied in batches too, so their misses overlap).
     void send(std::size_t d) {
       const std::span<const update> batch = held.held(d);
       if (batch.empty())
         return;
+      if (d == self.team().rank()) {
+        (*self)->apply_updates(batch.size(), [batch](std::size_t k) { return batch[k]; });
+        held.clear(d);
+        return;
+      }
       static const std::uint64_t handler = runtime::messages::name_of(&on_batch);
       const std::uint64_t count = batch.size();
       const std::size_t bytes = sizeof(std::uint64_t) + sizeof count + batch.size_bytes();
