@@ -40,27 +40,43 @@ using string_dht::owner_of;
 using string_dht::shard;
 using string_dht::value_of;
 
-// One all-to-all of byte buffers, one per destination: returns what every image sent here.
-std::vector<char> exchange(const std::vector<std::vector<char>>& out) {
-  const std::size_t p = out.size();
-  std::vector<int> counts(p), displs(p), rcounts(p), rdispls(p);
+// The hand-written variant's buffers: the bytes for each destination, packed end to end, and
+// what arrived. Made once and kept, cleared but not freed, from one repetition to the next, as
+// a program that exchanges again and again keeps them: on the Intel VM, memory freed and taken
+// anew slows the sweeps after it over any memory (bench/README), which would charge these
+// buffers to the variant that runs next.
+struct alltoall_buffers {
+  std::vector<std::vector<char>> out;  // by destination
   std::vector<char> send;
-  for (std::size_t d = 0; d < p; ++d) {
-    displs[d] = static_cast<int>(send.size());
-    counts[d] = static_cast<int>(out[d].size());
-    send.insert(send.end(), out[d].begin(), out[d].end());
+  std::vector<char> received;
+  std::vector<int> counts, displs, rcounts, rdispls;
+  explicit alltoall_buffers(std::size_t images)
+      : out(images), counts(images), displs(images), rcounts(images), rdispls(images) {}
+  // Empties every destination's bytes, keeping the memory.
+  void start() {
+    for (std::vector<char>& o : out) o.clear();
   }
-  MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  int total = 0;
-  for (std::size_t d = 0; d < p; ++d) {
-    rdispls[d] = total;
-    total += rcounts[d];
+  // One all-to-all of the destinations' bytes: afterwards `received` holds what every image
+  // sent here, in image order.
+  void exchange() {
+    const std::size_t p = out.size();
+    send.clear();
+    for (std::size_t d = 0; d < p; ++d) {
+      displs[d] = static_cast<int>(send.size());
+      counts[d] = static_cast<int>(out[d].size());
+      send.insert(send.end(), out[d].begin(), out[d].end());
+    }
+    MPI_Alltoall(counts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    int total = 0;
+    for (std::size_t d = 0; d < p; ++d) {
+      rdispls[d] = total;
+      total += rcounts[d];
+    }
+    received.resize(static_cast<std::size_t>(total));
+    MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_CHAR, received.data(),
+                  rcounts.data(), rdispls.data(), MPI_CHAR, MPI_COMM_WORLD);
   }
-  std::vector<char> received(static_cast<std::size_t>(total));
-  MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_CHAR, received.data(),
-                rcounts.data(), rdispls.data(), MPI_CHAR, MPI_COMM_WORLD);
-  return received;
-}
+};
 
 void pack(std::vector<char>& out, const std::string& s) {
   const auto n = static_cast<std::uint32_t>(s.size());
@@ -77,16 +93,17 @@ std::string unpack(const char*& at) {
   return s;
 }
 
-void mpi_string_inserts(shard& table, std::size_t keys) {
+void mpi_string_inserts(shard& table, std::size_t keys, alltoall_buffers& b) {
   const std::size_t me = pgas::this_image();
-  std::vector<std::vector<char>> out(pgas::num_images());
+  b.start();
   for (std::size_t k = 0; k < keys; ++k) {
     const std::string key = key_of(me, k);
-    std::vector<char>& to = out[owner_of(key)];
+    std::vector<char>& to = b.out[owner_of(key)];
     pack(to, key);
     pack(to, value_of(me, k));
   }
-  const std::vector<char> in = exchange(out);
+  b.exchange();
+  const std::vector<char>& in = b.received;
   for (const char* at = in.data(); at < in.data() + in.size();) {
     std::string key = unpack(at);
     table.insert_or_assign(std::move(key), unpack(at));
@@ -105,17 +122,19 @@ std::size_t map_owner(std::uint64_t key) {
 
 void mpi_number_inserts(std::unordered_map<std::uint64_t, std::uint64_t>& table,
                         std::size_t keys,
-                        std::uint64_t round) {
+                        std::uint64_t round,
+                        alltoall_buffers& b) {
   const std::size_t me = pgas::this_image();
-  std::vector<std::vector<char>> out(pgas::num_images());
+  b.start();
   for (std::size_t k = 0; k < keys; ++k) {
     const std::uint64_t key = round + map_key(me, k);
     const std::uint64_t pair[2] = {key, map_value(key)};
     const char* bytes = reinterpret_cast<const char*>(pair);
-    std::vector<char>& to = out[map_owner(pair[0])];
+    std::vector<char>& to = b.out[map_owner(pair[0])];
     to.insert(to.end(), bytes, bytes + sizeof pair);
   }
-  const std::vector<char> in = exchange(out);
+  b.exchange();
+  const std::vector<char>& in = b.received;
   for (std::size_t at = 0; at < in.size(); at += 2 * sizeof(std::uint64_t)) {
     std::uint64_t pair[2];
     std::memcpy(pair, in.data() + at, sizeof pair);
@@ -140,6 +159,7 @@ int main(int argc, char** argv) {
   bench::progress("dht inserts, string keys");
   pgas::dist_object<shard> table{shard{}};
   shard hand;
+  alltoall_buffers buffers(p);
   const auto string_times = bench::interleaved_medians(
       reps,
       {[&] {
@@ -148,12 +168,12 @@ int main(int argc, char** argv) {
          }
          pgas::sync_all();
        },
-       [&] { mpi_string_inserts(hand, keys); }},
+       [&] { mpi_string_inserts(hand, keys, buffers); }},
       // Each repetition fills an empty table, in memory as free as a new table finds it. Left
       // as a clear leaves it, the heap keeps 10^5 freed nodes in glibc's lists of small blocks,
       // scattered: a variant that allocates nothing large before it inserts takes them back one
-      // cache miss at a time, while the hand-written variant's buffers make glibc merge them
-      // first — the timing would be of the heap's history, not of the inserts.
+      // cache miss at a time, while a variant whose buffers grow makes glibc merge them first —
+      // the timing would be of the heap's history, not of the inserts.
       [&](std::size_t variant) {
         if (variant == 0) {
           table->clear();
@@ -202,7 +222,7 @@ int main(int argc, char** argv) {
                }
                pgas::sync_all();
              },
-             [&] { mpi_number_inserts(numbers, keys, mpi_round++ << 56); }});
+             [&] { mpi_number_inserts(numbers, keys, mpi_round++ << 56, buffers); }});
   bool map_ok = pgas::co_sum(map.local_size()) == keys * p * pgas_round;
   bool numbers_ok = pgas::co_sum(numbers.size()) == keys * p * mpi_round;
   for (std::uint64_t round = 0; round < pgas_round; ++round) {
