@@ -86,19 +86,6 @@ void encode_call(std::byte*& at, const Fn& f, const A&... args) {
   (wire::codec<A>::write(at, args), ...);
 }
 
-// The handler of rpc_ff: an exception leaves it, and the engine ends the job naming it.
-template <class Fn, class... A>
-void run_ff(std::size_t, std::span<const std::byte> payload) {
-  const std::byte* at = payload.data();
-  decode_and_call<Fn, A...>(at);
-}
-
-template <class Fn, class... A>
-std::uint64_t ff_handler() {
-  static const std::uint64_t name = runtime::messages::name_of(&run_ff<Fn, A...>);
-  return name;
-}
-
 // A call whose function and arguments have one size whatever their values: a stream of them
 // is handled a run at a time (runtime::messages::reserve_in_runs), one handler call per run.
 template <class... A>
@@ -122,6 +109,23 @@ void run_ff_each(std::size_t, std::span<const std::byte> payload) {
 template <class Fn, class... A>
 std::uint64_t ff_each_handler() {
   static const std::uint64_t name = runtime::messages::name_of(&run_ff_each<Fn, A...>);
+  return name;
+}
+
+// The handler of a run of rpc_ff calls whose arguments differ in size (strings, vectors): one
+// handler call per run, each call decoded in turn (runtime::messages::reserve_sized). An
+// exception leaves it, and the engine ends the job naming it.
+template <class Fn, class... A>
+void run_ff_sized(std::size_t, std::span<const std::byte> payload) {
+  runtime::messages::for_each_sized(payload, [](std::span<const std::byte> call) {
+    const std::byte* at = call.data();
+    decode_and_call<Fn, A...>(at);
+  });
+}
+
+template <class Fn, class... A>
+std::uint64_t ff_sized_handler() {
+  static const std::uint64_t name = runtime::messages::name_of(&run_ff_sized<Fn, A...>);
   return name;
 }
 
@@ -342,7 +346,8 @@ void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
              .data();
   } else {
     const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
-    at = runtime::messages::reserve(world_rank, ff_handler<Fn, std::decay_t<Args>...>(), bytes)
+    at = runtime::messages::reserve_sized(world_rank, ff_sized_handler<Fn, std::decay_t<Args>...>(),
+                                          bytes)
              .data();
   }
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);

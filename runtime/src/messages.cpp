@@ -30,7 +30,8 @@ struct header {
   std::uint32_t count;
   std::uint32_t flags;
 };
-using fast_path::whole_run;  // header::flags
+using fast_path::sized_run;  // header::flags
+using fast_path::whole_run;
 static_assert(sizeof(header) == 24);
 constexpr std::uint32_t root_token =
     0;  // fast_path::lane::last_token of user code: reserve() inline
@@ -38,6 +39,15 @@ constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
 constexpr std::size_t alignment = 8;
 constexpr std::size_t padded(std::size_t n) {
   return (n + alignment - 1) / alignment * alignment;
+}
+// The bytes a run's messages take after its header: a sized run's header holds them (its
+// messages differ in size), any other's are its count of one padded size.
+constexpr std::size_t run_bytes(const header& h) {
+  return (h.flags & sized_run) != 0 ? h.bytes : h.count * padded(h.bytes);
+}
+// The bytes one message of `bytes` takes in a run of `flags`.
+constexpr std::size_t message_bytes(std::size_t bytes, std::uint32_t flags) {
+  return (flags & sized_run) != 0 ? fast_path::sized_message_bytes(bytes) : padded(bytes);
 }
 constexpr int tag = 0;
 constexpr std::size_t posted_receives = 4;
@@ -159,6 +169,11 @@ void close_run(engine& e, std::size_t destination) noexcept {
   if (l.count_at == nullptr)
     return;
   std::memcpy(l.count_at, &l.last_count, sizeof l.last_count);
+  if ((l.last_flags & sized_run) != 0) {
+    const auto bytes = static_cast<std::uint32_t>(l.used - l.run_start);
+    std::memcpy(l.count_at - offsetof(header, count) + offsetof(header, bytes), &bytes,
+                sizeof bytes);
+  }
   if (l.last_token == root_token) {
     e.outstanding += l.last_count;
     e.outstanding_to[destination] += l.last_count;
@@ -211,19 +226,22 @@ bool recycle_sends(engine& e) {
   return true;
 }
 
-// `flags` (header::flags) go into a new run's header; a message joins only a run of its flags.
+// `flags` (header::flags) go into a new run's header; a message joins only a run of its flags
+// (and of its size, unless the run is sized).
 std::span<std::byte> reserve_with_token(engine& e,
                                         std::size_t destination,
                                         std::uint64_t name,
                                         std::size_t bytes,
                                         std::uint32_t token,
                                         std::uint32_t flags = 0) {
-  const std::size_t size = padded(bytes);
+  const bool sized = (flags & sized_run) != 0;
+  const std::size_t size = message_bytes(bytes, flags);
   const std::size_t need = sizeof(header) + size;
   if (need > e.buffer_bytes) {
     throw usage_error(
         "a message of " + std::to_string(bytes) + " bytes is larger than the " +
-        std::to_string(e.buffer_bytes - sizeof(header)) +
+        std::to_string(e.buffer_bytes - sizeof(header) -
+                       (sized ? sizeof(fast_path::sized_length) : 0)) +
         " bytes one message can carry within the engine's budget (PGAS_MESSAGE_BUDGET)");
   }
   if (destination >= e.size)
@@ -231,11 +249,13 @@ std::span<std::byte> reserve_with_token(engine& e,
   {
     // The same kind of message as the last one: it joins that header's run.
     fast_path::lane& l = e.lanes[destination];
-    if (l.used > 0 && l.last_handler == name && l.last_bytes == bytes && l.last_token == token &&
-        l.last_flags == flags && l.last_count < UINT32_MAX && l.used + size <= l.room) {
+    if (l.used > 0 && l.last_handler == name && (sized || l.last_bytes == bytes) &&
+        l.last_token == token && l.last_flags == flags && l.last_count < UINT32_MAX &&
+        l.used + size <= l.room) {
       if (token != root_token)
         e.out[destination].urgent = true;
-      return fast_path::join_run(l, size, bytes);
+      return sized ? fast_path::after_length(fast_path::join_run(l, size, size), bytes)
+                   : fast_path::join_run(l, size, bytes);
     }
   }
   if (e.lanes[destination].used + need > e.buffer_bytes) {
@@ -268,11 +288,12 @@ std::span<std::byte> reserve_with_token(engine& e,
   l.last_flags = flags;
   l.last_count = 1;
   l.count_at = l.data + l.used + offsetof(header, count);
-  std::byte* payload = l.data + l.used + sizeof h;
+  l.run_start = l.used + sizeof h;
+  const std::span<std::byte> message(l.data + l.run_start, size);
   l.used += need;
   if (token != root_token)
     e.out[destination].urgent = true;
-  return {payload, bytes};
+  return sized ? fast_path::after_length(message, bytes) : message.first(bytes);
 }
 
 void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {
@@ -392,7 +413,7 @@ void handle_run(engine& e, handler run, std::size_t source, const header& h, con
   const bool at_once = (h.flags & whole_run) != 0;
   const std::uint32_t calls = at_once ? 1 : h.count;
   const std::uint32_t per_call = at_once ? h.count : 1;
-  const std::size_t size = at_once ? padded(h.bytes) * h.count : padded(h.bytes);
+  const std::size_t size = at_once ? run_bytes(h) : padded(h.bytes);
   const std::size_t bytes = at_once ? size : h.bytes;
   if (h.token == no_ack) {
     for (std::uint32_t k = 0; k < calls; ++k, at += size)
@@ -438,7 +459,7 @@ void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::si
     std::memcpy(&h, data + at, sizeof h);
     at += sizeof h;
     handle_run(e, find_handler(e, h.handler), source, h, data + at);
-    at += h.count * padded(h.bytes);
+    at += run_bytes(h);
   }
 }
 
@@ -511,14 +532,13 @@ std::uint64_t name_of(handler h) {
 std::span<std::byte> reserve_slowly(std::size_t destination,
                                     std::uint64_t handler_name,
                                     std::size_t bytes,
-                                    bool whole_runs) {
+                                    std::uint32_t flags) {
   engine& e = the_engine("sending a message");
-  if (whole_runs && bytes == 0) {
+  if (flags == whole_run && bytes == 0) {
     throw usage_error(
         "a message handled a run at a time must have at least one byte: its handler tells the "
         "messages apart by their size");
   }
-  const std::uint32_t flags = whole_runs ? whole_run : 0;
   if (!e.current.active) {
     return reserve_with_token(e, destination, handler_name, bytes, root_token, flags);
   }

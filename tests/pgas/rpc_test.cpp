@@ -1,7 +1,7 @@
 // Remote procedure calls and dist_object through the owner-side message engine: calls run at
 // their target by the next sync point (nested calls too), futures resolve in any order, values
-// and exceptions travel back, dist_objects of two teams stay apart, and a long stream stays
-// within the engine's memory budget.
+// and exceptions travel back, dist_objects of two teams stay apart, a call as large as a message
+// goes, and a long stream stays within the engine's memory budget.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -141,6 +141,26 @@ TEST(Rpc, strings_and_vectors_travel_both_ways) {
   auto g = pgas::rpc(
       me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
   EXPECT_EQ(g.get(), std::vector<std::string>(3, "ab"));
+  pgas::sync_all();
+}
+
+std::size_t longest_received = 0;
+
+TEST(Rpc, a_call_that_fills_a_message_goes_and_one_byte_more_is_refused) {
+  namespace messages = pgas::runtime::messages;
+  const std::size_t me = pgas::this_image();
+  const auto keep_length = [](const std::string& s) { longest_received = s.size(); };
+  // A call's bytes travel after their length in a run of calls (messages::reserve_sized).
+  const std::size_t room =
+      messages::max_message_bytes() - sizeof(messages::fast_path::sized_length);
+  const std::size_t around =
+      pgas::detail::remote::call_size<decltype(keep_length), std::string>(keep_length, "");
+  std::string fills(room - around, 'x');
+  pgas::rpc_ff(me, keep_length, fills);
+  pgas::sync_all();
+  EXPECT_EQ(longest_received, fills.size());
+  fills.push_back('x');
+  EXPECT_THROW(pgas::rpc_ff(me, keep_length, fills), pgas::usage_error);
   pgas::sync_all();
 }
 

@@ -53,6 +53,7 @@ struct lane {
   std::uint32_t last_count = 0;
   std::uint32_t last_flags = 0;   // whether the last run's handler takes it whole
   std::byte* count_at = nullptr;  // where the last run's count goes once the run is closed
+  std::size_t run_start = 0;      // where the last run's messages begin
 };
 struct state {
   lane* lanes = nullptr;  // by world rank
@@ -61,9 +62,23 @@ struct state {
 };
 /// The engine's lanes while it runs (one engine per process).
 inline state view;
-/// A run's flags (in its header, and the lane's last_flags): 0, or this when its handler takes
-/// the whole run in one call (reserve_in_runs). A message joins only a run of its flags.
+/// A run's flags (in its header, and the lane's last_flags): 0, or whole_run when its handler
+/// takes the whole run in one call (reserve_in_runs), with sized_run too when its messages
+/// differ in size (reserve_sized). A message joins only a run of its flags.
 inline constexpr std::uint32_t whole_run = 1;
+inline constexpr std::uint32_t sized_run = 2;
+/// A message of a sized run: its length, then its bytes, the two padded to 8 bytes together.
+using sized_length = std::uint32_t;
+[[nodiscard]] constexpr std::size_t sized_message_bytes(std::size_t bytes) noexcept {
+  return (sizeof(sized_length) + bytes + 7) / 8 * 8;
+}
+/// Writes the length of a sized run's message of `bytes` at the start of its room: where its
+/// bytes go.
+inline std::span<std::byte> after_length(std::span<std::byte> room, std::size_t bytes) noexcept {
+  const auto length = static_cast<sized_length>(bytes);
+  std::memcpy(room.data(), &length, sizeof length);
+  return room.subspan(sizeof length, bytes);
+}
 /// Appends one message of `bytes` (taking `size`, its padded length) to the lane's last run.
 /// The run's count is written into its header when the run is closed (a new run starts or the
 /// buffer goes), not per message.
@@ -75,12 +90,12 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 }
 }  // namespace fast_path
 
-/// reserve() when the message does not simply join its destination's last run; with
-/// `whole_runs`, reserve_in_runs().
+/// reserve() when the message does not simply join its destination's last run; with `flags`
+/// fast_path::whole_run, reserve_in_runs(); with whole_run | sized_run, reserve_sized().
 [[nodiscard]] std::span<std::byte> reserve_slowly(std::size_t destination,
                                                   std::uint64_t handler_name,
                                                   std::size_t bytes,
-                                                  bool whole_runs = false);
+                                                  std::uint32_t flags = 0);
 
 namespace fast_path {
 /// The inline part of reserve(): room in the destination's last run when the message joins it.
@@ -97,6 +112,23 @@ namespace fast_path {
         l.last_token == 0 && l.last_flags == flags && l.last_count < UINT32_MAX &&
         l.used + size <= l.room) {
       return join_run(l, size, bytes);
+    }
+  }
+  return {};
+}
+/// As join(), for reserve_sized(): a message joins a sized run of its handler whatever its size,
+/// written after its length.
+[[nodiscard]] inline std::span<std::byte> join_sized(std::size_t destination,
+                                                     std::uint64_t handler_name,
+                                                     std::size_t bytes) noexcept {
+  state& v = view;
+  if (destination < v.images && !v.in_handler) {
+    lane& l = v.lanes[destination];
+    const std::size_t size = sized_message_bytes(bytes);
+    if (l.used > 0 && l.last_handler == handler_name && l.last_token == 0 &&
+        l.last_flags == (whole_run | sized_run) && l.last_count < UINT32_MAX &&
+        l.used + size <= l.room) {
+      return after_length(join_run(l, size, size), bytes);
     }
   }
   return {};
@@ -124,7 +156,33 @@ namespace fast_path {
                                                           std::size_t bytes) {
   const std::span<std::byte> room =
       fast_path::join(destination, handler_name, bytes, fast_path::whole_run);
-  return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes, true);
+  return room.data() != nullptr
+             ? room
+             : reserve_slowly(destination, handler_name, bytes, fast_path::whole_run);
+}
+/// As reserve_in_runs(), for messages that differ in size (a remote call's strings): each is
+/// written after its length, and the handler, called once per run, takes them one by one with
+/// for_each_sized(). A stream of such calls pays one handler call per run, not per message.
+/// Their bytes are 4-byte aligned, not 8.
+[[nodiscard]] inline std::span<std::byte> reserve_sized(std::size_t destination,
+                                                        std::uint64_t handler_name,
+                                                        std::size_t bytes) {
+  const std::span<std::byte> room = fast_path::join_sized(destination, handler_name, bytes);
+  return room.data() != nullptr ? room
+                                : reserve_slowly(destination, handler_name, bytes,
+                                                 fast_path::whole_run | fast_path::sized_run);
+}
+/// Calls f(message) for each message of a run of reserve_sized(), in the order sent: what the
+/// handler of such messages is given once per run.
+template <class F>
+void for_each_sized(std::span<const std::byte> run, F f) {
+  using fast_path::sized_length;
+  for (std::size_t at = 0; at + sizeof(sized_length) <= run.size();) {
+    sized_length length = 0;
+    std::memcpy(&length, run.data() + at, sizeof length);
+    f(run.subspan(at + sizeof length, length));
+    at += fast_path::sized_message_bytes(length);
+  }
 }
 /// As reserve(), for a reply to the message whose handler is running, to its sender: a reply is
 /// not acknowledged (the acknowledgement of the message it answers follows it on the same
@@ -181,7 +239,8 @@ void collective(const char* call, Start start, Args... args) {
 
 /// True between start() and stop(). Local.
 [[nodiscard]] bool running() noexcept;
-/// Largest payload one message can carry. Local.
+/// Largest payload one message can carry (one of reserve_sized() carries its length too, in
+/// sizeof(fast_path::sized_length) of it). Local.
 [[nodiscard]] std::size_t max_message_bytes() noexcept;
 /// Bytes of each buffer the engine sends or receives (a message's header included). Local.
 [[nodiscard]] std::size_t buffer_bytes() noexcept;
