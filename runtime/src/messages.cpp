@@ -73,9 +73,22 @@ struct outgoing {
   bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
 };
 
+// A posted receive, and once its buffer has arrived, how far its handling has got: the calls of
+// one buffer may be taken by several levels of progress (a handler's wait handles the calls
+// after it), so where the next call is lives here, not in any one level.
 struct receive {
   buffer data;
   MPI_Request request = MPI_REQUEST_NULL;
+  bool posted = false;
+  std::size_t source = 0;
+  std::size_t bytes = 0;         // that arrived
+  std::size_t at = 0;            // the next run header, or the next call of `run`
+  header run{};                  // the run whose calls are being taken
+  std::uint32_t calls_left = 0;  // of `run`
+  std::uint32_t running = 0;     // handlers of this buffer that have not returned
+  [[nodiscard]] bool handled() const noexcept {
+    return calls_left == 0 && at + sizeof(header) > bytes;
+  }
 };
 
 // Acknowledgements of `count` messages that carried the same token, in one entry.
@@ -109,6 +122,7 @@ struct engine {
   std::vector<int> completed;  // MPI_Testsome's answer, kept to avoid an allocation per poll
   std::vector<receive> receives;
   std::deque<std::size_t> posted;              // receives in the order MPI matches them
+  std::vector<std::size_t> arrived;            // receives not yet handled, in arrival order
   std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
   std::vector<std::size_t> acks_spare;         // send_acks's other list
@@ -158,6 +172,7 @@ void post(engine& e, std::size_t slot) {
   check(MPI_Irecv(r.data.get(), static_cast<int>(e.buffer_bytes), MPI_BYTE, MPI_ANY_SOURCE, tag,
                   e.comm, &r.request),
         "MPI_Irecv");
+  r.posted = true;
   e.posted.push_back(slot);
 }
 
@@ -405,62 +420,78 @@ handler find_handler(engine& e, std::uint64_t name) {
   std::_Exit(EXIT_FAILURE);
 }
 
-// Runs the handler of each of `count` messages of one run — or, for a run its handler takes
-// whole, the handler once with every message — ; their context says whom each is acknowledged
-// to. Those whose handlers sent nothing are acknowledged together at the end; the others once
-// what they sent is (a run taken whole counts as one message that many times over).
-void handle_run(engine& e, handler run, std::size_t source, const header& h, const std::byte* at) {
-  const bool at_once = (h.flags & whole_run) != 0;
-  const std::uint32_t calls = at_once ? 1 : h.count;
-  const std::uint32_t per_call = at_once ? h.count : 1;
-  const std::size_t size = at_once ? run_bytes(h) : padded(h.bytes);
-  const std::size_t bytes = at_once ? size : h.bytes;
-  if (h.token == no_ack) {
-    for (std::uint32_t k = 0; k < calls; ++k, at += size)
-      run(source, std::span<const std::byte>(at, bytes));
-    return;
+// Calls a handler on `payload`, a message (or a run taken whole: `messages` of them), in the
+// context that says whom it is acknowledged to. Returns how many messages it settled at once
+// (its handler sent nothing), to be acknowledged with the run's others; those it sent messages
+// for are acknowledged once what they sent is.
+std::uint32_t call_handler(engine& e,
+                           handler run,
+                           std::size_t source,
+                           std::uint32_t token,
+                           std::span<const std::byte> payload,
+                           std::uint32_t messages) {
+  if (token == no_ack) {
+    run(source, payload);
+    return 0;
   }
   const context outer = e.current;
   fast_path::view.in_handler = true;
-  std::uint32_t done = 0;
-  // Set once for the run: a handler that sent something leaves its record here, taken below;
-  // one that made progress finds it restored by the nested runs.
-  e.current = context{true, source, h.token, no_ack};
-  for (std::uint32_t k = 0; k < calls; ++k, at += size) {
-    try {
-      run(source, std::span<const std::byte>(at, bytes));
-    } catch (const std::exception& x) {
-      // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
-      end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
-    } catch (...) {
-      end_job("a message handler from image " + std::to_string(source) + " threw an exception");
-    }
-    const std::uint32_t index = e.current.record;
-    if (index == no_ack) {
-      done += per_call;  // it sent nothing: done
-      continue;
-    }
-    e.current.record = no_ack;
-    e.records[index].messages = per_call;
-    e.records[index].running = false;
-    if (e.records[index].children == 0)
-      finish_record(e, index);
+  // A handler that sends something leaves its record here; one that makes progress finds it
+  // restored by the nested calls.
+  e.current = context{true, source, token, no_ack};
+  try {
+    run(source, payload);
+  } catch (const std::exception& x) {
+    // Handlers that report failures (rpc) catch their own; anything else cannot be returned.
+    end_job("a message handler from image " + std::to_string(source) + " threw: " + x.what());
+  } catch (...) {
+    end_job("a message handler from image " + std::to_string(source) + " threw an exception");
   }
+  const std::uint32_t index = e.current.record;
   e.current = outer;
   fast_path::view.in_handler = outer.active;
-  if (done > 0)
-    acknowledge(e, source, h.token, done);
+  if (index == no_ack)
+    return messages;
+  e.records[index].messages = messages;
+  e.records[index].running = false;
+  if (e.records[index].children == 0)
+    finish_record(e, index);
+  return 0;
 }
 
-void handle_buffer(engine& e, std::size_t source, const std::byte* data, std::size_t bytes) {
+// Takes the calls of the arrived buffer in `slot` from where its handling has got to, to its
+// end. A handler that makes progress may take later calls of it first, in order (handle_from).
+void continue_buffer(engine& e, std::size_t slot) {
   const race_check::unrecorded_scope for_another_image;
-  for (std::size_t at = 0; at + sizeof(header) <= bytes;) {
-    header h{};
-    std::memcpy(&h, data + at, sizeof h);
-    at += sizeof h;
-    handle_run(e, find_handler(e, h.handler), source, h, data + at);
-    at += run_bytes(h);
+  receive& r = e.receives[slot];  // never moves: receives are made once, at start
+  std::uint32_t settled = 0;      // calls of one run whose acknowledgement is due
+  std::uint32_t settled_token = no_ack;
+  const auto acknowledge_settled = [&] {
+    if (settled > 0)
+      acknowledge(e, r.source, settled_token, settled);
+    settled = 0;
+  };
+  while (!r.handled()) {
+    if (r.calls_left == 0) {
+      std::memcpy(&r.run, r.data.get() + r.at, sizeof r.run);
+      r.at += sizeof r.run;
+      r.calls_left = (r.run.flags & whole_run) != 0 ? 1 : r.run.count;
+    }
+    const header h = r.run;
+    const bool at_once = (h.flags & whole_run) != 0;
+    const std::size_t size = at_once ? run_bytes(h) : padded(h.bytes);
+    const std::span<const std::byte> payload(r.data.get() + r.at, at_once ? size : h.bytes);
+    r.at += size;
+    --r.calls_left;
+    if (h.token != settled_token)
+      acknowledge_settled();
+    settled_token = h.token;
+    ++r.running;
+    settled += call_handler(e, find_handler(e, h.handler), r.source, h.token, payload,
+                            at_once ? h.count : 1);
+    --r.running;
   }
+  acknowledge_settled();
 }
 
 // Acknowledgements due and buffers someone waits for go now.
@@ -469,6 +500,30 @@ void send_urgent(engine& e) {
   for (std::size_t d = 0; d < e.size; ++d) {
     if (e.out[d].urgent)
       send_buffer(e, d);
+  }
+}
+
+// Handles every arrived buffer from `source`, oldest first, each to its end: a handler's
+// progress that finds a later buffer from the source first takes the rest of the earlier one,
+// so that one image's messages are handled in the order sent however handlers nest. A buffer
+// goes back to MPI once handled and no handler of it is running.
+void handle_from(engine& e, std::size_t source) {
+  for (;;) {
+    const auto first = std::find_if(e.arrived.begin(), e.arrived.end(), [&](std::size_t slot) {
+      return e.receives[slot].source == source;
+    });
+    if (first == e.arrived.end())
+      return;
+    const std::size_t slot = *first;
+    continue_buffer(e, slot);
+    // Handled: a nested level may have taken it off already.
+    e.arrived.erase(std::remove(e.arrived.begin(), e.arrived.end(), slot), e.arrived.end());
+    receive& r = e.receives[slot];
+    if (r.running == 0 && !r.posted) {
+      // Replies first, then the receive again: an image waiting for a reply waits less.
+      send_urgent(e);
+      post(e, slot);
+    }
   }
 }
 
@@ -485,12 +540,15 @@ bool receive_arrived(engine& e) {
   e.posted.pop_front();
   int bytes = 0;
   check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
-  // The buffer is handled in place: a handler that makes progress uses other receives.
-  handle_buffer(e, static_cast<std::size_t>(status.MPI_SOURCE), r.data.get(),
-                static_cast<std::size_t>(bytes));
-  // Replies first, then the receive again: an image waiting for a reply waits less.
-  send_urgent(e);
-  post(e, slot);
+  r.posted = false;
+  r.source = static_cast<std::size_t>(status.MPI_SOURCE);
+  r.bytes = static_cast<std::size_t>(bytes);
+  r.at = 0;
+  r.calls_left = 0;
+  e.arrived.push_back(slot);
+  // Handled in place, after any earlier buffer from its source that a handler up the stack has
+  // not finished; a handler that makes progress uses other receives.
+  handle_from(e, r.source);
   return true;
 }
 

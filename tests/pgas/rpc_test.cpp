@@ -1,7 +1,8 @@
 // Remote procedure calls and dist_object through the owner-side message engine: calls run at
 // their target by the next sync point (nested calls too), futures resolve in any order, values
-// and exceptions travel back, dist_objects of two teams stay apart, a call as large as a message
-// goes, and a long stream stays within the engine's memory budget.
+// and exceptions travel back, dist_objects of two teams stay apart, calls of differing sizes
+// arrive whole, a call as large as a message goes, and a long stream stays within the engine's
+// memory budget.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -141,6 +142,52 @@ TEST(Rpc, strings_and_vectors_travel_both_ways) {
   auto g = pgas::rpc(
       me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
   EXPECT_EQ(g.get(), std::vector<std::string>(3, "ab"));
+  pgas::sync_all();
+}
+
+// What this image's handlers received from each origin: called by the origin itself, and
+// handed on by another image's handler.
+std::vector<std::vector<std::string>> words_from;
+std::vector<std::vector<std::string>> relayed_from;
+std::string word_of(std::size_t origin, std::size_t k) {
+  return std::string(k % 37, static_cast<char>('a' + (origin + k) % 26)) + std::to_string(k);
+}
+void record_word(std::size_t origin, std::string word) {
+  words_from[origin].push_back(std::move(word));
+}
+void record_relayed(std::size_t origin, std::string word) {
+  relayed_from[origin].push_back(std::move(word));
+}
+// Runs where the origin sent it, and hands the word on to the next image.
+void relay_word(std::size_t origin, std::string word) {
+  pgas::rpc_ff((pgas::this_image() + 1) % pgas::num_images(), record_relayed, origin, word);
+}
+
+TEST(Rpc, calls_of_differing_sizes_arrive_whole) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  words_from.assign(n, {});
+  relayed_from.assign(n, {});
+  pgas::sync_all();
+  // To every image, 2000 calls whose words differ in length from one call to the next (they
+  // travel in shared runs), each with a call that its handler hands on to the next image.
+  constexpr std::size_t words = 2000;
+  std::vector<std::string> want(words);
+  for (std::size_t k = 0; k < words; ++k) {
+    for (std::size_t to = 0; to < n; ++to) {
+      pgas::rpc_ff(to, record_word, me, word_of(me, k));
+      pgas::rpc_ff(to, relay_word, me, word_of(me, k));
+    }
+  }
+  pgas::sync_all();
+  for (std::size_t origin = 0; origin < n; ++origin) {
+    for (std::size_t k = 0; k < words; ++k) want[k] = word_of(origin, k);
+    std::sort(want.begin(), want.end());
+    std::sort(words_from[origin].begin(), words_from[origin].end());
+    std::sort(relayed_from[origin].begin(), relayed_from[origin].end());
+    EXPECT_EQ(words_from[origin], want) << "from image " << origin;
+    EXPECT_EQ(relayed_from[origin], want) << "from image " << origin << ", handed on";
+  }
   pgas::sync_all();
 }
 

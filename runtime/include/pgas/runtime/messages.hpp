@@ -6,6 +6,13 @@
 // Progress rule: handlers run only inside pgas calls on the destination image — sync points,
 // waits on futures, events and locks, engine calls and progress() — never behind its back.
 //
+// Order: one image's messages to another are handled in the order sent (MPI's non-overtaking
+// rule carries the buffers in order). A handler that waits (for room to send, or for a future)
+// handles what arrives meanwhile; from a source whose earlier buffer is still being handled up
+// the stack it first takes the rest of that buffer, so the order holds however handlers nest.
+// Only a run taken whole (reserve_in_runs, reserve_sized) is one unit: calls after it may run
+// during the wait of one of its calls.
+//
 // Termination (Dijkstra and Scholten's diffusing computations): every message is acknowledged
 // to its sender once its handler has run and every message that handler sent has been
 // acknowledged in turn. An image whose own messages (those sent outside any handler) are all
