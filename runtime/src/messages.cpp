@@ -45,10 +45,6 @@ constexpr std::size_t padded(std::size_t n) {
 constexpr std::size_t run_bytes(const header& h) {
   return (h.flags & sized_run) != 0 ? h.bytes : h.count * padded(h.bytes);
 }
-// The bytes one message of `bytes` takes in a run of `flags`.
-constexpr std::size_t message_bytes(std::size_t bytes, std::uint32_t flags) {
-  return (flags & sized_run) != 0 ? fast_path::sized_message_bytes(bytes) : padded(bytes);
-}
 constexpr int tag = 0;
 constexpr std::size_t posted_receives = 4;
 constexpr std::size_t default_budget = std::size_t{16} << 20;
@@ -176,9 +172,9 @@ void post(engine& e, std::size_t slot) {
   e.posted.push_back(slot);
 }
 
-// Writes the count of the lane's last run into its header (join_run counts in the lane only),
-// and counts a run of this image's own messages as unacknowledged: once per run, not per
-// message, since a run is closed before its buffer goes.
+// Writes the count of the lane's last run into its header (join_last_run counts in the lane
+// only), and a sized run's bytes; counts a run of this image's own messages as unacknowledged:
+// once per run, not per message, since a run is closed before its buffer goes.
 void close_run(engine& e, std::size_t destination) noexcept {
   fast_path::lane& l = e.lanes[destination];
   if (l.count_at == nullptr)
@@ -250,8 +246,7 @@ std::span<std::byte> reserve_with_token(engine& e,
                                         std::uint32_t token,
                                         std::uint32_t flags = 0) {
   const bool sized = (flags & sized_run) != 0;
-  const std::size_t size = message_bytes(bytes, flags);
-  const std::size_t need = sizeof(header) + size;
+  const std::size_t need = sizeof(header) + fast_path::message_bytes(bytes, flags);
   if (need > e.buffer_bytes) {
     throw usage_error(
         "a message of " + std::to_string(bytes) + " bytes is larger than the " +
@@ -264,13 +259,10 @@ std::span<std::byte> reserve_with_token(engine& e,
   {
     // The same kind of message as the last one: it joins that header's run.
     fast_path::lane& l = e.lanes[destination];
-    if (l.used > 0 && l.last_handler == name && (sized || l.last_bytes == bytes) &&
-        l.last_token == token && l.last_flags == flags && l.last_count < UINT32_MAX &&
-        l.used + size <= l.room) {
+    if (fast_path::joins_last_run(l, name, bytes, token, flags)) {
       if (token != root_token)
         e.out[destination].urgent = true;
-      return sized ? fast_path::after_length(fast_path::join_run(l, size, size), bytes)
-                   : fast_path::join_run(l, size, bytes);
+      return fast_path::join_last_run(l, bytes, flags);
     }
   }
   if (e.lanes[destination].used + need > e.buffer_bytes) {
@@ -304,11 +296,11 @@ std::span<std::byte> reserve_with_token(engine& e,
   l.last_count = 1;
   l.count_at = l.data + l.used + offsetof(header, count);
   l.run_start = l.used + sizeof h;
-  const std::span<std::byte> message(l.data + l.run_start, size);
+  std::byte* message = l.data + l.run_start;
   l.used += need;
   if (token != root_token)
     e.out[destination].urgent = true;
-  return sized ? fast_path::after_length(message, bytes) : message.first(bytes);
+  return fast_path::message_room(message, bytes, flags);
 }
 
 void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {

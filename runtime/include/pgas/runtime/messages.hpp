@@ -79,21 +79,44 @@ using sized_length = std::uint32_t;
 [[nodiscard]] constexpr std::size_t sized_message_bytes(std::size_t bytes) noexcept {
   return (sizeof(sized_length) + bytes + 7) / 8 * 8;
 }
-/// Writes the length of a sized run's message of `bytes` at the start of its room: where its
-/// bytes go.
-inline std::span<std::byte> after_length(std::span<std::byte> room, std::size_t bytes) noexcept {
-  const auto length = static_cast<sized_length>(bytes);
-  std::memcpy(room.data(), &length, sizeof length);
-  return room.subspan(sizeof length, bytes);
+/// The bytes one message of `bytes` takes in a run of `flags`: padded to 8, after its length
+/// in a sized run.
+[[nodiscard]] constexpr std::size_t message_bytes(std::size_t bytes, std::uint32_t flags) noexcept {
+  return (flags & sized_run) != 0 ? sized_message_bytes(bytes) : (bytes + 7) / 8 * 8;
 }
-/// Appends one message of `bytes` (taking `size`, its padded length) to the lane's last run.
-/// The run's count is written into its header when the run is closed (a new run starts or the
+/// Where the bytes of a message of `bytes` go, in a run of `flags`, the message starting at
+/// `at`: after its length (written here) in a sized run.
+inline std::span<std::byte> message_room(std::byte* at,
+                                         std::size_t bytes,
+                                         std::uint32_t flags) noexcept {
+  if ((flags & sized_run) == 0)
+    return {at, bytes};
+  const auto length = static_cast<sized_length>(bytes);
+  std::memcpy(at, &length, sizeof length);
+  return {at + sizeof length, bytes};
+}
+/// Whether a message joins the lane's last run: the same handler, token and flags, the same
+/// size unless the run is sized, and room in the buffer.
+[[nodiscard]] inline bool joins_last_run(const lane& l,
+                                         std::uint64_t handler_name,
+                                         std::size_t bytes,
+                                         std::uint32_t token,
+                                         std::uint32_t flags) noexcept {
+  return l.used > 0 && l.last_handler == handler_name &&
+         ((flags & sized_run) != 0 || l.last_bytes == bytes) && l.last_token == token &&
+         l.last_flags == flags && l.last_count < UINT32_MAX &&
+         l.used + message_bytes(bytes, flags) <= l.room;
+}
+/// Appends one message of `bytes` to the lane's last run (joins_last_run said it fits). The
+/// run's count is written into its header when the run is closed (a new run starts or the
 /// buffer goes), not per message.
-inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t bytes) noexcept {
+inline std::span<std::byte> join_last_run(lane& l,
+                                          std::size_t bytes,
+                                          std::uint32_t flags) noexcept {
   ++l.last_count;
-  std::byte* payload = l.data + l.used;
-  l.used += size;
-  return {payload, bytes};
+  std::byte* at = l.data + l.used;
+  l.used += message_bytes(bytes, flags);
+  return message_room(at, bytes, flags);
 }
 }  // namespace fast_path
 
@@ -106,7 +129,8 @@ inline std::span<std::byte> join_run(lane& l, std::size_t size, std::size_t byte
 
 namespace fast_path {
 /// The inline part of reserve(): room in the destination's last run when the message joins it.
-/// `flags`: 0 for reserve(), whole_run for reserve_in_runs().
+/// `flags`: 0 for reserve(), whole_run for reserve_in_runs(), whole_run | sized_run for
+/// reserve_sized().
 [[nodiscard]] inline std::span<std::byte> join(std::size_t destination,
                                                std::uint64_t handler_name,
                                                std::size_t bytes,
@@ -114,29 +138,8 @@ namespace fast_path {
   state& v = view;
   if (destination < v.images && !v.in_handler) {
     lane& l = v.lanes[destination];
-    const std::size_t size = (bytes + 7) / 8 * 8;
-    if (l.used > 0 && l.last_handler == handler_name && l.last_bytes == bytes &&
-        l.last_token == 0 && l.last_flags == flags && l.last_count < UINT32_MAX &&
-        l.used + size <= l.room) {
-      return join_run(l, size, bytes);
-    }
-  }
-  return {};
-}
-/// As join(), for reserve_sized(): a message joins a sized run of its handler whatever its size,
-/// written after its length.
-[[nodiscard]] inline std::span<std::byte> join_sized(std::size_t destination,
-                                                     std::uint64_t handler_name,
-                                                     std::size_t bytes) noexcept {
-  state& v = view;
-  if (destination < v.images && !v.in_handler) {
-    lane& l = v.lanes[destination];
-    const std::size_t size = sized_message_bytes(bytes);
-    if (l.used > 0 && l.last_handler == handler_name && l.last_token == 0 &&
-        l.last_flags == (whole_run | sized_run) && l.last_count < UINT32_MAX &&
-        l.used + size <= l.room) {
-      return after_length(join_run(l, size, size), bytes);
-    }
+    if (joins_last_run(l, handler_name, bytes, 0, flags))
+      return join_last_run(l, bytes, flags);
   }
   return {};
 }
@@ -174,10 +177,9 @@ namespace fast_path {
 [[nodiscard]] inline std::span<std::byte> reserve_sized(std::size_t destination,
                                                         std::uint64_t handler_name,
                                                         std::size_t bytes) {
-  const std::span<std::byte> room = fast_path::join_sized(destination, handler_name, bytes);
-  return room.data() != nullptr ? room
-                                : reserve_slowly(destination, handler_name, bytes,
-                                                 fast_path::whole_run | fast_path::sized_run);
+  constexpr std::uint32_t flags = fast_path::whole_run | fast_path::sized_run;
+  const std::span<std::byte> room = fast_path::join(destination, handler_name, bytes, flags);
+  return room.data() != nullptr ? room : reserve_slowly(destination, handler_name, bytes, flags);
 }
 /// Calls f(message) for each message of a run of reserve_sized(), in the order sent: what the
 /// handler of such messages is given once per run.
