@@ -506,7 +506,7 @@ class unordered_map {
       map_.rebuilding_ = false;
       std::vector<update> waiting;
       waiting.swap(map_.arrived_);
-      for (const update& u : waiting) map_.apply_update(u);
+      map_.apply_updates(waiting.size(), [&](std::size_t k) { return waiting[k]; });
     }
 
    private:
