@@ -12,6 +12,7 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -287,15 +288,16 @@ std::span<std::byte> reserve_with_token(engine& e,
   }
   close_run(e, destination);
   fast_path::lane& l = e.lanes[destination];
-  const header h{name, static_cast<std::uint32_t>(bytes), token, 1, flags};
-  std::memcpy(l.data + l.used, &h, sizeof h);
+  // In place (messages.hpp: headers).
+  ::new (static_cast<void*>(l.data + l.used))
+      header{name, static_cast<std::uint32_t>(bytes), token, 1, flags};
   l.last_handler = name;
-  l.last_bytes = h.bytes;
+  l.last_bytes = static_cast<std::uint32_t>(bytes);
   l.last_token = token;
   l.last_flags = flags;
   l.last_count = 1;
   l.count_at = l.data + l.used + offsetof(header, count);
-  l.run_start = l.used + sizeof h;
+  l.run_start = l.used + sizeof(header);
   std::byte* message = l.data + l.run_start;
   l.used += need;
   if (token != root_token)

@@ -150,6 +150,10 @@ namespace fast_path {
 /// make progress (run arrived handlers) to stay within the budget. Throws usage_error for a
 /// message larger than max_message_bytes(). Local. Inline where a stream of like messages from
 /// user code only appends: that is most calls of a stream, at the cost of a few compares.
+/// The room is 8-byte aligned. Headers: make a message's header in the room (placement new),
+/// not elsewhere to copy in — a copy is stored and loaded back in pieces of different widths,
+/// and such a load waits until every older store has reached the cache, as the copy of the last
+/// message into a receiver's queue in shared memory (a few hundred cycles a message).
 [[nodiscard]] inline std::span<std::byte> reserve(std::size_t destination,
                                                   std::uint64_t handler_name,
                                                   std::size_t bytes) {

@@ -31,6 +31,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -203,14 +204,14 @@ void detail::send_request(window& w,
                                     sizeof(request_header) + n * sizeof(Offset))
                       .data();
   ++reads.outstanding_;
-  const request_header h{w.name(),
-                         static_cast<std::int64_t>(disp),
-                         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&r)),
-                         static_cast<std::uint32_t>(n),
-                         static_cast<std::uint8_t>(wide ? 1 : 0),
-                         {0, 0, 0}};
-  std::memcpy(at, &h, sizeof h);
-  std::memcpy(at + sizeof h, offsets, n * sizeof(Offset));
+  ::new (static_cast<void*>(at))
+      request_header{w.name(),
+                     static_cast<std::int64_t>(disp),
+                     static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&r)),
+                     static_cast<std::uint32_t>(n),
+                     static_cast<std::uint8_t>(wide ? 1 : 0),
+                     {0, 0, 0}};  // in place (messages.hpp: headers)
+  std::memcpy(at + sizeof(request_header), offsets, n * sizeof(Offset));
 }
 
 /// True when a read of `target_runs` on w is faster answered by the owner than as one MPI_Get:

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -200,14 +201,13 @@ batch_room start_batch(
                                     messages::name_of(&on_batch<T>),
                                     sizeof(batch_header) + offsets + count * sizeof(T))
                       .data();
-  const batch_header h{w.name(),
-                       static_cast<std::int64_t>(disp),
-                       static_cast<std::uint32_t>(count),
-                       static_cast<std::uint8_t>(op),
-                       kind,
-                       0};
-  std::memcpy(at, &h, sizeof h);
-  return {at + sizeof h, at + sizeof h + offsets};
+  ::new (static_cast<void*>(at)) batch_header{w.name(),
+                                              static_cast<std::int64_t>(disp),
+                                              static_cast<std::uint32_t>(count),
+                                              static_cast<std::uint8_t>(op),
+                                              kind,
+                                              0};  // in place (messages.hpp: headers)
+  return {at + sizeof(batch_header), at + sizeof(batch_header) + offsets};
 }
 
 // Updates per message, for offsets of `offset_bytes`: what the engine's largest message holds.
@@ -325,9 +325,9 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
       messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
                         messages::name_of(&detail::on_store), sizeof(detail::store_header) + bytes)
           .data();
-  const detail::store_header h{w.name(), static_cast<std::int64_t>(disp), bytes};
-  std::memcpy(at, &h, sizeof h);
-  std::memcpy(at + sizeof h, from, bytes);
+  ::new (static_cast<void*>(at)) detail::store_header{w.name(), static_cast<std::int64_t>(disp),
+                                                      bytes};  // in place (messages.hpp: headers)
+  std::memcpy(at + sizeof(detail::store_header), from, bytes);
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`
@@ -389,17 +389,18 @@ void fetch(window& w,
   std::span<std::byte> room = messages::reserve(
       static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&detail::on_fetch<T>),
       sizeof(detail::fetch_header) + (expected != nullptr ? 2 : 1) * bytes);
-  const detail::fetch_header h{w.name(),
-                               static_cast<std::int64_t>(disp),
-                               static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&slot)),
-                               static_cast<std::uint32_t>(count),
-                               static_cast<std::uint8_t>(op),
-                               static_cast<std::uint8_t>(expected != nullptr ? 1 : 0),
-                               0};
-  std::memcpy(room.data(), &h, sizeof h);
-  std::memcpy(room.data() + sizeof h, static_cast<const void*>(from.data()), bytes);
+  ::new (static_cast<void*>(room.data()))
+      detail::fetch_header{w.name(),
+                           static_cast<std::int64_t>(disp),
+                           static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&slot)),
+                           static_cast<std::uint32_t>(count),
+                           static_cast<std::uint8_t>(op),
+                           static_cast<std::uint8_t>(expected != nullptr ? 1 : 0),
+                           0};  // in place (messages.hpp: headers)
+  constexpr std::size_t after = sizeof(detail::fetch_header);
+  std::memcpy(room.data() + after, static_cast<const void*>(from.data()), bytes);
   if (expected != nullptr)
-    std::memcpy(room.data() + sizeof h + bytes, static_cast<const void*>(expected), bytes);
+    std::memcpy(room.data() + after + bytes, static_cast<const void*>(expected), bytes);
   messages::flush(static_cast<std::size_t>(w.world_rank_of(target)));
   messages::progress_until([&slot] { return slot.arrived; });
 }
