@@ -5,11 +5,12 @@
 // hand-written two-sided MPI (Isend/Irecv of vector datatypes for rows and columns), and
 // hand-written MPI_Put + MPI_Win_fence.
 //
-// Every variant makes its arrays once, as PRK's programs do, and starts them over each
-// repetition: no memory is mapped or unmapped between repetitions. On the Intel VM a process
-// that has just mapped and freed 32 MB sweeps any memory, old or new, at half speed for some
-// 40 sweeps after (a scratch program: 5.4-5.9 ms falling to 2.6 ms, against 2.6 ms throughout
-// without the free), which would charge one variant's allocation to the variant after it.
+// Every variant makes its arrays, window and datatypes once, as PRK's programs do, and starts
+// them over each repetition: no memory is mapped or unmapped, no window made or freed, between
+// repetitions. On the Intel VM a process that has just mapped and freed 32 MB sweeps any
+// memory, old or new, at half speed for some 40 sweeps after (a scratch program: 5.4-5.9 ms
+// falling to 2.6 ms, against 2.6 ms throughout without the free), which would charge one
+// variant's allocation to the variant after it.
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
@@ -109,8 +110,11 @@ struct tile {
 };
 
 // The sweep the hand-written versions run: out += star(in) over interior points, the radius
-// fixed at compile time as for the pgas kernel (prk::with_radius).
-void sweep(const problem& p, tile& b) {
+// fixed at compile time as for the pgas kernel (prk::with_radius). Not inlined: inlined into
+// each variant's timing loop the compiler laid it out differently with every change around it,
+// between 2.05 and 2.5 ms a sweep on the Intel VM (the twenty-sixth session); out of line it
+// runs as fast as the best of those in every build.
+[[gnu::noinline]] void sweep(const problem& p, tile& b) {
   const auto stride = static_cast<std::ptrdiff_t>(b.width);
   const double* weight = p.weight.data();  // in a register, as the pgas kernel has it
   const std::size_t j0 = std::max(b.first_col, p.radius) - b.first_col;
@@ -192,9 +196,19 @@ struct face_types {
   }
 };
 
-std::pair<double, bool> run_two_sided(const problem& p, tile& b) {
+// The two-sided version's tile and the datatypes of its faces, made once as PRK's programs make
+// theirs.
+struct two_sided_tile {
+  tile b;
+  face_types face;
+  two_sided_tile(const problem& p, std::size_t g_rows, std::size_t g_cols)
+      : b{p, g_rows, g_cols}, face{b} {}
+};
+
+std::pair<double, bool> run_two_sided(const problem& p, two_sided_tile& t) {
+  tile& b = t.b;
+  const face_types& face = t.face;
   b.start_over();
-  const face_types face(b);
   const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const auto rows = static_cast<std::ptrdiff_t>(b.rows);
   const auto cols = static_cast<std::ptrdiff_t>(b.cols);
@@ -219,61 +233,91 @@ std::pair<double, bool> run_two_sided(const problem& p, tile& b) {
       [&] { sweep(p, b); }, [&] { return local_norm(p, b); });
 }
 
-std::pair<double, bool> run_rma_fence(const problem& p, tile& b) {
+// The RMA version's tile, its window over the input and the datatypes of its faces and of its
+// neighbours' ghost faces, made once as PRK's MPIRMA programs make theirs (remade every
+// repetition they cost no time measurably here, but a program does not remake them per run).
+class fence_tile {
+ public:
+  fence_tile(const problem& p, std::size_t g_rows, std::size_t g_cols)
+      : b{p, g_rows, g_cols},
+        face{b},
+        up{b.neighbour(-1, 0)},
+        down{b.neighbour(1, 0)},
+        left{b.neighbour(0, -1)},
+        right{b.neighbour(0, 1)} {
+    MPI_Win_create(b.in.data(), static_cast<MPI_Aint>(b.in.size() * sizeof(double)), sizeof(double),
+                   MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    // Where a neighbour's ghost faces start in its tile: the one above has this image's columns
+    // (width) and maybe another row count; the one on the left this image's rows and maybe
+    // another width. The target types are the neighbour's.
+    const std::size_t up_rows = up == MPI_PROC_NULL ? 0 : b.row_split.local_size(b.gr - 1);
+    const std::size_t left_cols = left == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc - 1);
+    const std::size_t right_cols = right == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc + 1);
+    const auto r = static_cast<int>(p.radius);
+    MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(left_cols + 2 * p.radius),
+                    MPI_DOUBLE, &left_cols_type);
+    MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(right_cols + 2 * p.radius),
+                    MPI_DOUBLE, &right_cols_type);
+    MPI_Type_commit(&left_cols_type);
+    MPI_Type_commit(&right_cols_type);
+    const auto R = static_cast<MPI_Aint>(p.radius);
+    const auto w = static_cast<MPI_Aint>(b.width);
+    up_ghost = static_cast<MPI_Aint>(up_rows + p.radius) * w + R;
+    down_ghost = R;
+    left_ghost =
+        R * static_cast<MPI_Aint>(left_cols + 2 * p.radius) + static_cast<MPI_Aint>(left_cols) + R;
+    right_ghost = R * static_cast<MPI_Aint>(right_cols + 2 * p.radius);
+  }
+  fence_tile(const fence_tile&) = delete;
+  fence_tile& operator=(const fence_tile&) = delete;
+  ~fence_tile() {
+    MPI_Type_free(&left_cols_type);
+    MPI_Type_free(&right_cols_type);
+    MPI_Win_free(&win);
+  }
+
+  tile b;
+  face_types face;
+  int up;
+  int down;
+  int left;
+  int right;
+  MPI_Win win = MPI_WIN_NULL;
+  MPI_Datatype left_cols_type = MPI_DATATYPE_NULL;
+  MPI_Datatype right_cols_type = MPI_DATATYPE_NULL;
+  MPI_Aint up_ghost = 0;
+  MPI_Aint down_ghost = 0;
+  MPI_Aint left_ghost = 0;
+  MPI_Aint right_ghost = 0;
+};
+
+std::pair<double, bool> run_rma_fence(const problem& p, fence_tile& f) {
+  tile& b = f.b;
   b.start_over();
-  const face_types face(b);
-  MPI_Win win;
-  MPI_Win_create(b.in.data(), static_cast<MPI_Aint>(b.in.size() * sizeof(double)), sizeof(double),
-                 MPI_INFO_NULL, MPI_COMM_WORLD, &win);
   const auto R = static_cast<std::ptrdiff_t>(p.radius);
   const auto rows = static_cast<std::ptrdiff_t>(b.rows);
   const auto cols = static_cast<std::ptrdiff_t>(b.cols);
-  const int up = b.neighbour(-1, 0);
-  const int down = b.neighbour(1, 0);
-  const int left = b.neighbour(0, -1);
-  const int right = b.neighbour(0, 1);
-  // Where a neighbour's ghost faces start in its tile: the one above has this image's columns
-  // (width) and maybe another row count; the one on the left this image's rows and maybe
-  // another width. The target types are the neighbour's, built once here.
-  const std::size_t up_rows = up == MPI_PROC_NULL ? 0 : b.row_split.local_size(b.gr - 1);
-  const std::size_t left_cols = left == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc - 1);
-  const std::size_t right_cols = right == MPI_PROC_NULL ? 0 : b.col_split.local_size(b.gc + 1);
-  const auto r = static_cast<int>(p.radius);
-  MPI_Datatype left_cols_type;
-  MPI_Datatype right_cols_type;
-  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(left_cols + 2 * p.radius),
-                  MPI_DOUBLE, &left_cols_type);
-  MPI_Type_vector(static_cast<int>(b.rows), r, static_cast<int>(right_cols + 2 * p.radius),
-                  MPI_DOUBLE, &right_cols_type);
-  MPI_Type_commit(&left_cols_type);
-  MPI_Type_commit(&right_cols_type);
-  const auto w = static_cast<MPI_Aint>(b.width);
-  const MPI_Aint up_ghost = static_cast<MPI_Aint>(up_rows + p.radius) * w + R;
-  const MPI_Aint down_ghost = R;
-  const MPI_Aint left_ghost =
-      R * static_cast<MPI_Aint>(left_cols + 2 * p.radius) + static_cast<MPI_Aint>(left_cols) + R;
-  const MPI_Aint right_ghost = R * static_cast<MPI_Aint>(right_cols + 2 * p.radius);
-  auto result = run(
+  return run(
       p,
       [&] {
-        MPI_Win_fence(0, win);
-        if (up != MPI_PROC_NULL)
-          MPI_Put(&b.at(b.in, 0, 0), 1, face.rows, up, up_ghost, 1, face.rows, win);
-        if (down != MPI_PROC_NULL)
-          MPI_Put(&b.at(b.in, rows - R, 0), 1, face.rows, down, down_ghost, 1, face.rows, win);
-        if (left != MPI_PROC_NULL)
-          MPI_Put(&b.at(b.in, 0, 0), 1, face.cols, left, left_ghost, 1, left_cols_type, win);
-        if (right != MPI_PROC_NULL) {
-          MPI_Put(&b.at(b.in, 0, cols - R), 1, face.cols, right, right_ghost, 1, right_cols_type,
-                  win);
+        MPI_Win_fence(0, f.win);
+        if (f.up != MPI_PROC_NULL)
+          MPI_Put(&b.at(b.in, 0, 0), 1, f.face.rows, f.up, f.up_ghost, 1, f.face.rows, f.win);
+        if (f.down != MPI_PROC_NULL) {
+          MPI_Put(&b.at(b.in, rows - R, 0), 1, f.face.rows, f.down, f.down_ghost, 1, f.face.rows,
+                  f.win);
         }
-        MPI_Win_fence(0, win);
+        if (f.left != MPI_PROC_NULL) {
+          MPI_Put(&b.at(b.in, 0, 0), 1, f.face.cols, f.left, f.left_ghost, 1, f.left_cols_type,
+                  f.win);
+        }
+        if (f.right != MPI_PROC_NULL) {
+          MPI_Put(&b.at(b.in, 0, cols - R), 1, f.face.cols, f.right, f.right_ghost, 1,
+                  f.right_cols_type, f.win);
+        }
+        MPI_Win_fence(0, f.win);
       },
       [&] { sweep(p, b); }, [&] { return local_norm(p, b); });
-  MPI_Type_free(&left_cols_type);
-  MPI_Type_free(&right_cols_type);
-  MPI_Win_free(&win);
-  return result;
 }
 
 // pgas's input and output, made once as the hand-written variants' tiles are.
@@ -330,13 +374,13 @@ int main(int argc, char** argv) {
                            ",grid=" + std::to_string(g_rows) + "x" + std::to_string(g_cols);
   // Each variant times itself (its first sweep untimed); the repetitions go in_rotation.
   pgas_arrays arrays(p, g_rows, g_cols);
-  tile two_sided_tile(p, g_rows, g_cols);
-  tile fence_tile(p, g_rows, g_cols);
+  two_sided_tile two_sided(p, g_rows, g_cols);
+  fence_tile fence(p, g_rows, g_cols);
   using runner = std::function<std::pair<double, bool>()>;
   const std::vector<std::pair<std::string, runner>> variants = {
       {"pgas", [&] { return run_pgas(p, arrays); }},
-      {"mpi_two_sided", [&] { return run_two_sided(p, two_sided_tile); }},
-      {"mpi_rma_fence", [&] { return run_rma_fence(p, fence_tile); }}};
+      {"mpi_two_sided", [&] { return run_two_sided(p, two_sided); }},
+      {"mpi_rma_fence", [&] { return run_rma_fence(p, fence); }}};
   std::vector<std::vector<double>> times(variants.size());
   std::vector<bool> ok(variants.size(), true);
   const long reps = opt.get("reps");
