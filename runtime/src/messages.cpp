@@ -37,10 +37,8 @@ static_assert(sizeof(header) == 24);
 constexpr std::uint32_t root_token =
     0;  // fast_path::lane::last_token of user code: reserve() inline
 constexpr std::uint32_t no_ack = 0xFFFFFFFFU;
-constexpr std::size_t alignment = 8;
-constexpr std::size_t padded(std::size_t n) {
-  return (n + alignment - 1) / alignment * alignment;
-}
+using fast_path::alignment;
+using fast_path::padded;
 // The bytes a run's messages take after its header: a sized run's header holds them (its
 // messages differ in size), any other's are its count of one padded size.
 constexpr std::size_t run_bytes(const header& h) {

@@ -74,15 +74,20 @@ inline state view;
 /// differ in size (reserve_sized). A message joins only a run of its flags.
 inline constexpr std::uint32_t whole_run = 1;
 inline constexpr std::uint32_t sized_run = 2;
+/// Every message, and so every run header, starts 8 bytes past the one before or a multiple.
+inline constexpr std::size_t alignment = 8;
+[[nodiscard]] constexpr std::size_t padded(std::size_t bytes) noexcept {
+  return (bytes + alignment - 1) / alignment * alignment;
+}
 /// A message of a sized run: its length, then its bytes, the two padded to 8 bytes together.
 using sized_length = std::uint32_t;
 [[nodiscard]] constexpr std::size_t sized_message_bytes(std::size_t bytes) noexcept {
-  return (sizeof(sized_length) + bytes + 7) / 8 * 8;
+  return padded(sizeof(sized_length) + bytes);
 }
 /// The bytes one message of `bytes` takes in a run of `flags`: padded to 8, after its length
 /// in a sized run.
 [[nodiscard]] constexpr std::size_t message_bytes(std::size_t bytes, std::uint32_t flags) noexcept {
-  return (flags & sized_run) != 0 ? sized_message_bytes(bytes) : (bytes + 7) / 8 * 8;
+  return (flags & sized_run) != 0 ? sized_message_bytes(bytes) : padded(bytes);
 }
 /// Where the bytes of a message of `bytes` go, in a run of `flags`, the message starting at
 /// `at`: after its length (written here) in a sized run.
