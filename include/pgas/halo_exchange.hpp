@@ -15,15 +15,25 @@ class halo_exchange {
   /// Nothing in flight: wait() returns at once.
   halo_exchange() noexcept = default;
   /// An exchange whose puts were issued in a neighbourhood phase of `w`, the window of the
-  /// array whose lifetime `life` names.
-  halo_exchange(runtime::window& w, runtime::lifetime_token life) noexcept : w_{&w}, life_{life} {}
+  /// array whose lifetime `life` names; `finish(arrived)`, when given, runs once the phase is
+  /// complete (it moves ghosts that arrived packed to their places).
+  halo_exchange(runtime::window& w,
+                runtime::lifetime_token life,
+                void (*finish)(void*) = nullptr,
+                void* arrived = nullptr) noexcept
+      : w_{&w}, life_{life}, finish_{finish}, arrived_{arrived} {}
   halo_exchange(halo_exchange&& other) noexcept
-      : w_{std::exchange(other.w_, nullptr)}, life_{other.life_} {}
+      : w_{std::exchange(other.w_, nullptr)},
+        life_{other.life_},
+        finish_{other.finish_},
+        arrived_{other.arrived_} {}
   halo_exchange& operator=(halo_exchange&& other) {
     if (this != &other) {
       wait();
       w_ = std::exchange(other.w_, nullptr);
       life_ = other.life_;
+      finish_ = other.finish_;
+      arrived_ = other.arrived_;
     }
     return *this;
   }
@@ -49,6 +59,7 @@ class halo_exchange {
     runtime::require_alive(life_, "a halo_exchange");
     runtime::window* w = std::exchange(w_, nullptr);
     w->end_neighbourhood_phase();
+    finished();
   }
   /// Without blocking for the neighbours: true once the ghost cells hold their values and this
   /// image's cells may change again (as after wait()); false while puts into this image are
@@ -60,14 +71,21 @@ class halo_exchange {
     if (!w_->test_neighbourhood_phase())
       return false;
     w_ = nullptr;
+    finished();
     return true;
   }
   /// True until wait() or test() has completed the exchange.
   [[nodiscard]] bool in_flight() const noexcept { return w_ != nullptr; }
 
  private:
+  void finished() {
+    if (finish_ != nullptr)
+      finish_(arrived_);
+  }
   runtime::window* w_ = nullptr;
   runtime::lifetime_token life_;
+  void (*finish_)(void*) = nullptr;
+  void* arrived_ = nullptr;
 };
 
 }  // namespace pgas

@@ -101,16 +101,19 @@ class ndarray {
     s->edges = edges;
     s->layout = detail::tile_layout<N>(extents, chosen, halos);
     require_tiles_hold_halo(s->layout);
+    // Each image's part: its tile with ghosts, then the staging area of ghosts that reach it
+    // packed (halo_plan.hpp).
     std::vector<std::size_t> every_bytes(t.size(), 0);
-    for (std::size_t img = 0; img < t.size(); ++img) {
-      every_bytes[img] = s->layout.stored_elements(chosen.coordinates(img)) * sizeof(T);
-    }
+    for (std::size_t img = 0; img < t.size(); ++img)
+      every_bytes[img] = detail::stored_with_staging<T>(s->layout, img, edges) * sizeof(T);
     const std::size_t bytes = every_bytes[s->me];
     s->win = runtime::allocate_team_window(t.native(), bytes, sizeof(T), every_bytes);
-    s->data = std::span<T>(static_cast<T*>(s->win.base()), bytes / sizeof(T));
+    T* base = static_cast<T*>(s->win.base());
+    std::uninitialized_fill_n(base, bytes / sizeof(T), initial);
+    s->data = std::span<T>(base, s->layout.stored_elements(chosen.coordinates(s->me)));
     s->mapped = detail::mapped_parts<T>(s->win);
-    std::uninitialized_fill(s->data.begin(), s->data.end(), initial);
     s->halo = detail::plan_halo<T, N>(s->layout, s->me, edges);
+    s->packed.assign(s->halo.packed_elements(), initial);
     s_ = std::move(s);
     runtime::sync_all(t.native());
   }
@@ -172,7 +175,8 @@ class ndarray {
 
   /// Fills every ghost cell of every tile from the tile that owns its position (with fixed
   /// edges, ghost cells outside the array keep the program's values), corners included: one
-  /// put per neighbouring image (all the directions it lies in), in an epoch over the
+  /// put per neighbouring image (all the directions it lies in), and one of the pieces whose
+  /// rows are shorter than a cache line, packed (detail/halo_plan.hpp), in an epoch over the
   /// neighbours only.
   /// Collective over the images that own elements. Call once every image has finished writing
   /// its cells and reading its ghosts of the step before.
@@ -186,13 +190,24 @@ class ndarray {
       return {};
     s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
     try {
+      // Packed once the phase has begun: an exchange still in flight is refused above, before
+      // its packed cells are overwritten.
+      s.halo.pack(s.data.data(), s.packed.data());
       for (const runtime::prepared_put& p : s.halo.puts)
         runtime::put_prepared(s.win, s.data.data(), p);
+      for (const runtime::prepared_put& p : s.halo.packed_puts)
+        runtime::put_prepared(s.win, s.packed.data(), p);
     } catch (...) {
       s.win.end_neighbourhood_phase();
       throw;
     }
-    return halo_exchange{s.win, s.life.token()};
+    // Ghosts that arrived packed go to their places once the exchange is complete.
+    return halo_exchange{s.win, s.life.token(),
+                         [](void* arrived) {
+                           auto& done = *static_cast<state*>(arrived);
+                           done.halo.unpack(done.data.data());
+                         },
+                         &s};
   }
 
   /// The element at global index `at` (unchecked) as a global pointer; through a const array,
@@ -258,6 +273,7 @@ class ndarray {
     detail::tile_layout<N> layout;
     std::span<T> data;
     detail::halo_plan<N> halo;
+    std::vector<T> packed;  // the cells a halo exchange sends packed (halo_plan.hpp)
   };
   template <class U>
   [[nodiscard]] global_ptr<U> element_in(const index_type& at) const {

@@ -228,6 +228,9 @@ TEST(NdArray, halo_of_two_dimensions_on_every_grid_uneven_and_with_corners) {
     for (auto b : {pgas::boundary::fixed, pgas::boundary::periodic}) {
       check_halo<2>({2 * g.extent(0) + 1, 3 * g.extent(1) + 2}, g, 1, b);
       check_halo<2>({2 * g.extent(0) + 3, 2 * g.extent(1) + 1}, g, 2, b);
+      // Rows of more than a cache line travel in place, columns and corners packed
+      // (halo_plan.hpp): both ways in one exchange.
+      check_halo<2>({9 * g.extent(0) + 2, 11 * g.extent(1) + 3}, g, 2, b);
     }
   }
 }
@@ -238,6 +241,7 @@ TEST(NdArray, halo_of_three_dimensions) {
   for (const auto& g : gs) {
     for (auto b : {pgas::boundary::fixed, pgas::boundary::periodic}) {
       check_halo<3>({g.extent(0) + 2, 2 * g.extent(1) + 1, 2 * g.extent(2)}, g, 1, b);
+      check_halo<3>({g.extent(0) + 2, 2 * g.extent(1) + 1, 10 * g.extent(2) + 1}, g, 1, b);
     }
   }
 }

@@ -986,6 +986,33 @@ TEST_F(BadInput, halo_exchange_that_outlives_its_array_throws) {
   pgas::sync_all();
 }
 
+// A second exchange begun while the first is in flight: refused before anything of the first
+// is touched (its packed columns included), and the first still fills every ghost.
+TEST_F(BadInput, halo_exchange_begun_again_while_in_flight_is_refused) {
+  const std::size_t cols = 3 * images();  // short rows: the columns travel packed
+  pgas::ndarray<double, 2> a(std::array<std::size_t, 2>{6, cols}, pgas::grid<2>({1, images()}), 1,
+                             pgas::boundary::periodic, -1.0);
+  const auto v = a.local();
+  const std::size_t first_col = a.local_origin()[1];
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t j = 0; j < v.extent(1); ++j)
+      v(static_cast<long>(i), static_cast<long>(j)) = static_cast<double>(i * cols + first_col + j);
+  }
+  pgas::halo_exchange first = a.exchange_halo_begin();
+  if (first.in_flight()) {
+    EXPECT_THROW((void)a.exchange_halo_begin(), pgas::usage_error);
+  }
+  first.wait();
+  const auto n = static_cast<long>(v.extent(1));
+  for (long i = 0; i < 6; ++i) {
+    const auto row = static_cast<double>(static_cast<std::size_t>(i) * cols);
+    EXPECT_EQ(v(i, -1), row + static_cast<double>((first_col + cols - 1) % cols));
+    EXPECT_EQ(v(i, n), row + static_cast<double>((first_col + v.extent(1)) % cols));
+  }
+  a.exchange_halo();  // and the array goes on exchanging
+  pgas::sync_all();
+}
+
 // ---- allocations one image cannot make ----
 
 // The last image's address space is limited to what it uses now plus 32 MiB (as `ulimit -v`

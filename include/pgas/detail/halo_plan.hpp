@@ -4,6 +4,15 @@
 // a neighbour's ghost cells mirror. Each neighbouring image gets the boxes of all directions it
 // lies in as one put, its datatypes built once; boxes that wrap onto this image's own ghosts (a
 // periodic dimension it spans alone) become local copies.
+//
+// Boxes whose rows are shorter than a cache line (the columns of a grid split along its last
+// dimension, corners) travel packed: the sender copies them into one buffer and puts it whole
+// into a staging area past the neighbour's tile, and the neighbour moves them into its ghost
+// cells once the exchange is complete. Put in place, each such row would be written into a cache
+// line that also holds the neighbour's own edge cells, so every line of the edge would cross
+// between the processors twice per exchange (a put through shared memory writes it there, the
+// neighbour's sweep reads it back); packed, the rows cross in whole lines, as a hand-written
+// exchange of a packed column does.
 
 #include <pgas/boundary.hpp>
 #include <pgas/detail/tile_layout.hpp>
@@ -16,71 +25,50 @@
 
 namespace pgas::detail {
 
-template <std::size_t N>
-struct halo_plan {
-  /// A box copied within this image's storage: element offsets of its first corner at source
-  /// and destination, and its sizes.
-  struct local_copy {
-    std::ptrdiff_t from;
-    std::ptrdiff_t to;
-    std::array<std::size_t, N> sizes;
-  };
-  std::vector<runtime::prepared_put> puts;  // one per neighbouring image: all its directions
-  std::vector<int> peers;                   // those neighbours, each once: they put here as well
-  std::vector<local_copy> copies;
-  std::array<std::size_t, N> strides{};  // of this image's storage
+/// Rows of a box shorter than this travel packed: a cache line on the processors MPI runs on.
+/// A constant, not the machine's figure, because sender and receiver must decide alike.
+inline constexpr std::size_t packed_row_bytes = 64;
 
-  /// Performs the local copies in `storage`. Local.
+/// One box of a halo exchange: the sender's cells `sizes` from element `from` of its storage
+/// mirror the receiver's ghost cells from element `to` of the receiver's storage.
+template <std::size_t N>
+struct halo_box {
+  std::size_t sender;
+  std::size_t receiver;
+  std::ptrdiff_t from;
+  std::ptrdiff_t to;
+  std::array<std::size_t, N> sizes;
+
+  /// True when the box travels packed (the same answer on both sides).
   template <class T>
-  void copy_wrapped(T* storage) const {
-    for (const local_copy& c : copies) {
-      for_each_box_row<N>(c.sizes, [&](const std::array<std::size_t, N>& at) {
-        std::ptrdiff_t row = 0;
-        for (std::size_t d = 0; d + 1 < N; ++d)
-          row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
-        std::copy_n(storage + c.from + row, c.sizes[N - 1], storage + c.to + row);
-      });
-    }
+  [[nodiscard]] bool packed() const noexcept {
+    return sizes[N - 1] * sizeof(T) < packed_row_bytes;
+  }
+  [[nodiscard]] std::size_t elements() const noexcept {
+    std::size_t n = 1;
+    for (const std::size_t s : sizes) n *= s;
+    return n;
   }
 };
 
-/// Appends the runs (rows along the last dimension) a box of `sizes` covers from offset
-/// `first` in storage with `strides`.
+/// Every box image `sender` sends, in an order every image computes alike; none from an empty
+/// tile or without a halo. Boxes with receiver == sender wrap onto its own ghosts. Local.
 template <std::size_t N>
-void append_box(runtime::element_runs& runs,
-                std::ptrdiff_t first,
-                const std::array<std::size_t, N>& sizes,
-                const std::array<std::size_t, N>& strides) {
-  for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
-    std::ptrdiff_t row = first;
-    for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
-    runs.add(row, sizes[N - 1]);
-  });
-}
-
-/// The plan of image `me`, empty for an empty tile or no halo. A ghost cell takes the value its
-/// position has in the tile that owns it; with fixed edges, ghost cells outside the array are
-/// the program's and travel with the edge rows of a neighbour along another dimension (so
-/// corners outside the array agree with the tile beside them). Local.
-template <class T, std::size_t N>
-halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary edges) {
+std::vector<halo_box<N>> boxes_sent_by(const tile_layout<N>& layout,
+                                       std::size_t sender,
+                                       boundary edges) {
   using index = std::array<std::size_t, N>;
-  halo_plan<N> plan;
+  std::vector<halo_box<N>> boxes;
   const grid<N>& g = layout.process_grid();
-  const index mine = g.coordinates(me);
+  const index mine = g.coordinates(sender);
   const index& h = layout.halos();
-  plan.strides = layout.strides(mine);
   bool any_halo = false;
   for (std::size_t d = 0; d < N; ++d) any_halo = any_halo || h[d] > 0;
   if (layout.empty_tile(mine) || !any_halo)
-    return plan;
+    return boxes;
   const index n = layout.tile_extents(mine);
+  const index strides = layout.strides(mine);
   const bool periodic = edges == boundary::periodic;
-  // Every direction's box for one neighbour joins that neighbour's one put (with a 2-wide grid
-  // and wrap-around, one image is the neighbour above and below).
-  std::vector<runtime::element_runs> origins;
-  std::vector<runtime::element_runs> targets;  // offsets in the neighbour's storage
-
   index three{};
   three.fill(3);
   // Every direction: dir[d] = at[d] - 1 in -1, 0, 1.
@@ -88,7 +76,7 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
     std::array<int, N> dir{};
     for (std::size_t d = 0; d < N; ++d) dir[d] = static_cast<int>(at[d]) - 1;
     // The neighbour's grid position, or none: the centre itself, a dimension without ghosts,
-    // or a fixed edge.
+    // or a fixed edge. Positions past owners(d) hold empty tiles: the array's edge.
     bool centre = true;
     index there{};
     for (std::size_t d = 0; d < N; ++d) {
@@ -131,31 +119,198 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
         sizes[d] = static_cast<std::size_t>((high_edge ? nd + hd : nd) - from[d]);
       }
     }
-    const std::size_t image = g.image_at(there);
-    const std::ptrdiff_t source = layout.offset_in_tile(from, plan.strides);
-    const index their_strides = layout.strides(there);
-    const std::ptrdiff_t target = layout.offset_in_tile(to, their_strides);
-    if (image == me) {
-      plan.copies.push_back({source, target, sizes});
-    } else {
-      auto peer = std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(image));
-      if (peer == plan.peers.end()) {
-        plan.peers.push_back(static_cast<int>(image));
-        origins.emplace_back();
-        targets.emplace_back();
-        peer = plan.peers.end() - 1;
-      }
-      const auto k = static_cast<std::size_t>(peer - plan.peers.begin());
-      append_box<N>(origins[k], source, sizes, plan.strides);
-      append_box<N>(targets[k], target, sizes, their_strides);
-    }
+    boxes.push_back({sender, g.image_at(there), layout.offset_in_tile(from, strides),
+                     layout.offset_in_tile(to, layout.strides(there)), sizes});
   });
-  for (std::size_t k = 0; k < plan.peers.size(); ++k) {
-    const MPI_Aint lowest = targets[k].lowest();
-    targets[k].shift(-lowest);
-    plan.puts.push_back(
-        runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
+  return boxes;
+}
+
+/// Every box that reaches image `receiver` packed, in the order its staging area holds them:
+/// sender by sender (each once, in the order of boxes_sent_by(receiver): neighbours are
+/// mutual), each sender's boxes in its own order. Local.
+template <class T, std::size_t N>
+std::vector<halo_box<N>> packed_boxes_into(const tile_layout<N>& layout,
+                                           std::size_t receiver,
+                                           boundary edges) {
+  std::vector<std::size_t> senders;
+  for (const halo_box<N>& b : boxes_sent_by(layout, receiver, edges)) {
+    if (b.receiver != receiver &&
+        std::find(senders.begin(), senders.end(), b.receiver) == senders.end()) {
+      senders.push_back(b.receiver);
+    }
   }
+  std::vector<halo_box<N>> packed;
+  for (const std::size_t s : senders) {
+    for (const halo_box<N>& b : boxes_sent_by(layout, s, edges)) {
+      if (b.receiver == receiver && b.template packed<T>())
+        packed.push_back(b);
+    }
+  }
+  return packed;
+}
+
+/// Where image `receiver`'s staging area starts in its storage: past its cells and ghosts, at a
+/// cache line's worth of elements. Local.
+template <class T, std::size_t N>
+std::size_t staging_start(const tile_layout<N>& layout, std::size_t receiver) {
+  const std::size_t stored = layout.stored_elements(layout.process_grid().coordinates(receiver));
+  const std::size_t line = std::max<std::size_t>(1, packed_row_bytes / sizeof(T));
+  return (stored + line - 1) / line * line;
+}
+
+/// Elements image `image` stores for an array of this layout: its cells, its ghosts and, when
+/// ghosts reach it packed, their staging area. Local.
+template <class T, std::size_t N>
+std::size_t stored_with_staging(const tile_layout<N>& layout, std::size_t image, boundary edges) {
+  std::size_t staged = 0;
+  for (const halo_box<N>& b : packed_boxes_into<T>(layout, image, edges)) staged += b.elements();
+  if (staged == 0)
+    return layout.stored_elements(layout.process_grid().coordinates(image));
+  return staging_start<T>(layout, image) + staged;
+}
+
+/// Appends the runs (rows along the last dimension) a box of `sizes` covers from offset
+/// `first` in storage with `strides`.
+template <std::size_t N>
+void append_box(runtime::element_runs& runs,
+                std::ptrdiff_t first,
+                const std::array<std::size_t, N>& sizes,
+                const std::array<std::size_t, N>& strides) {
+  for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
+    std::ptrdiff_t row = first;
+    for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
+    runs.add(row, sizes[N - 1]);
+  });
+}
+
+// Copies the elements of `runs` in `storage`, in run order, to or from `packed` (consecutive).
+template <class T>
+void gather_runs(const runtime::element_runs& runs, const T* storage, T* packed) {
+  for (std::size_t k = 0; k < runs.starts().size(); ++k)
+    packed = std::copy_n(storage + runs.starts()[k], runs.lengths()[k], packed);
+}
+template <class T>
+void scatter_runs(const runtime::element_runs& runs, const T* packed, T* storage) {
+  for (std::size_t k = 0; k < runs.starts().size(); ++k) {
+    std::copy_n(packed, runs.lengths()[k], storage + runs.starts()[k]);
+    packed += runs.lengths()[k];
+  }
+}
+
+template <std::size_t N>
+struct halo_plan {
+  /// A box copied within this image's storage: element offsets of its first corner at source
+  /// and destination, and its sizes.
+  struct local_copy {
+    std::ptrdiff_t from;
+    std::ptrdiff_t to;
+    std::array<std::size_t, N> sizes;
+  };
+  std::vector<runtime::prepared_put> puts;         // from the storage: boxes put in place
+  std::vector<runtime::prepared_put> packed_puts;  // from the packed buffer, one per neighbour
+  std::vector<int> peers;  // the neighbours, each once: they put here as well
+  std::vector<local_copy> copies;
+  std::array<std::size_t, N> strides{};  // of this image's storage
+  runtime::element_runs packed_cells;    // this image's cells in the packed buffer's order
+  std::ptrdiff_t staging = 0;            // where packed ghosts arrive in this image's storage
+  runtime::element_runs staged_ghosts;   // where they go, in the staging area's order
+
+  /// Performs the local copies in `storage`. Local.
+  template <class T>
+  void copy_wrapped(T* storage) const {
+    for (const local_copy& c : copies) {
+      for_each_box_row<N>(c.sizes, [&](const std::array<std::size_t, N>& at) {
+        std::ptrdiff_t row = 0;
+        for (std::size_t d = 0; d + 1 < N; ++d)
+          row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
+        std::copy_n(storage + c.from + row, c.sizes[N - 1], storage + c.to + row);
+      });
+    }
+  }
+  /// Elements the packed buffer holds.
+  [[nodiscard]] std::size_t packed_elements() const noexcept { return packed_cells.elements(); }
+  /// Copies the cells that travel packed from `storage` into `packed`. Local.
+  template <class T>
+  void pack(const T* storage, T* packed) const {
+    gather_runs(packed_cells, storage, packed);
+  }
+  /// Moves the ghosts that arrived packed from the staging area to their places. Local; once
+  /// the exchange is complete.
+  template <class T>
+  void unpack(T* storage) const {
+    scatter_runs(staged_ghosts, storage + staging, storage);
+  }
+};
+
+/// The plan of image `me`, empty for an empty tile or no halo. A ghost cell takes the value its
+/// position has in the tile that owns it; with fixed edges, ghost cells outside the array are
+/// the program's and travel with the edge rows of a neighbour along another dimension (so
+/// corners outside the array agree with the tile beside them). Local.
+template <class T, std::size_t N>
+halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary edges) {
+  using index = std::array<std::size_t, N>;
+  halo_plan<N> plan;
+  const grid<N>& g = layout.process_grid();
+  plan.strides = layout.strides(g.coordinates(me));
+  // Every direction's box for one neighbour joins that neighbour's one put (with a 2-wide grid
+  // and wrap-around, one image is the neighbour above and below); its packed boxes join its one
+  // packed put.
+  std::vector<runtime::element_runs> origins;
+  std::vector<runtime::element_runs> targets;  // offsets in the neighbour's storage
+  std::vector<runtime::element_runs> packed;   // this image's cells, per neighbour
+  for (const halo_box<N>& b : boxes_sent_by(layout, me, edges)) {
+    if (b.receiver == me) {
+      plan.copies.push_back({b.from, b.to, b.sizes});
+      continue;
+    }
+    auto peer = std::find(plan.peers.begin(), plan.peers.end(), static_cast<int>(b.receiver));
+    if (peer == plan.peers.end()) {
+      plan.peers.push_back(static_cast<int>(b.receiver));
+      origins.emplace_back();
+      targets.emplace_back();
+      packed.emplace_back();
+      peer = plan.peers.end() - 1;
+    }
+    const auto k = static_cast<std::size_t>(peer - plan.peers.begin());
+    if (b.template packed<T>()) {
+      append_box<N>(packed[k], b.from, b.sizes, plan.strides);
+      continue;
+    }
+    append_box<N>(origins[k], b.from, b.sizes, plan.strides);
+    append_box<N>(targets[k], b.to, b.sizes, layout.strides(g.coordinates(b.receiver)));
+  }
+  for (std::size_t k = 0; k < plan.peers.size(); ++k) {
+    if (!origins[k].empty()) {
+      const MPI_Aint lowest = targets[k].lowest();
+      targets[k].shift(-lowest);
+      plan.puts.push_back(
+          runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
+    }
+    if (packed[k].empty())
+      continue;
+    // Where this image's boxes start in the neighbour's staging area: after its earlier senders'.
+    const auto receiver = static_cast<std::size_t>(plan.peers[k]);
+    std::size_t staged_before = 0;
+    for (const halo_box<N>& b : packed_boxes_into<T>(layout, receiver, edges)) {
+      if (b.sender == me)
+        break;
+      staged_before += b.elements();
+    }
+    runtime::element_runs from_buffer;
+    from_buffer.add(static_cast<MPI_Aint>(plan.packed_cells.elements()), packed[k].elements());
+    runtime::element_runs into_staging;
+    into_staging.add(0, packed[k].elements());
+    plan.packed_puts.push_back(runtime::prepare_put_runs<T>(
+        from_buffer, plan.peers[k],
+        static_cast<MPI_Aint>(staging_start<T>(layout, receiver) + staged_before), into_staging));
+    for (std::size_t r = 0; r < packed[k].starts().size(); ++r)
+      plan.packed_cells.add(packed[k].starts()[r], packed[k].lengths()[r]);
+  }
+  // The ghosts that reach this image packed, in its staging area's order.
+  plan.staging = static_cast<std::ptrdiff_t>(staging_start<T>(layout, me));
+  const index mine = g.coordinates(me);
+  for (const halo_box<N>& b : packed_boxes_into<T>(layout, me, edges))
+    append_box<N>(plan.staged_ghosts, b.to, b.sizes, layout.strides(mine));
   return plan;
 }
 
