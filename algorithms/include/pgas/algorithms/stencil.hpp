@@ -51,17 +51,19 @@ namespace detail {
 inline constexpr std::size_t stencil_points_per_test = 16384;
 
 // Calls f(point, out element) for the tile-local points [r0, r1) x [c0, c1). f by value: a
-// local copy's captures stay in registers through the loop.
+// local copy's captures stay in registers through the loop. Out of line: inlined into a large
+// caller (a program's main), GCC 12 kept the caller's values in registers and spilled a row
+// pointer and a vector to the stack on every iteration of the point loop.
 template <class T, class F>
-void sweep_block(const ndarray_view<const T, 2>& from,
-                 const ndarray_view<T, 2>& to,
-                 std::size_t first_row,
-                 std::size_t first_col,
-                 std::size_t r0,
-                 std::size_t r1,
-                 std::size_t c0,
-                 std::size_t c1,
-                 F f) {
+[[gnu::noinline]] void sweep_block(const ndarray_view<const T, 2>& from,
+                                   const ndarray_view<T, 2>& to,
+                                   std::size_t first_row,
+                                   std::size_t first_col,
+                                   std::size_t r0,
+                                   std::size_t r1,
+                                   std::size_t c0,
+                                   std::size_t c1,
+                                   F f) {
   if (c0 >= c1)
     return;
   const auto stride = static_cast<std::ptrdiff_t>(from.stride(0));
