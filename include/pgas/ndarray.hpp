@@ -103,9 +103,8 @@ class ndarray {
     require_tiles_hold_halo(s->layout);
     // Each image's part: its tile with ghosts, then the staging area of ghosts that reach it
     // packed (halo_plan.hpp).
-    std::vector<std::size_t> every_bytes(t.size(), 0);
-    for (std::size_t img = 0; img < t.size(); ++img)
-      every_bytes[img] = detail::stored_with_staging<T>(s->layout, img, edges) * sizeof(T);
+    std::vector<std::size_t> every_bytes = detail::stored_with_staging<T>(s->layout, edges);
+    for (std::size_t& b : every_bytes) b *= sizeof(T);
     const std::size_t bytes = every_bytes[s->me];
     s->win = runtime::allocate_team_window(t.native(), bytes, sizeof(T), every_bytes);
     T* base = static_cast<T*>(s->win.base());

@@ -158,15 +158,26 @@ std::size_t staging_start(const tile_layout<N>& layout, std::size_t receiver) {
   return (stored + line - 1) / line * line;
 }
 
-/// Elements image `image` stores for an array of this layout: its cells, its ghosts and, when
-/// ghosts reach it packed, their staging area. Local.
+/// Elements each image stores for an array of this layout, by image: its cells, its ghosts
+/// and, when ghosts reach it packed, their staging area. One pass over every image's boxes.
+/// Local.
 template <class T, std::size_t N>
-std::size_t stored_with_staging(const tile_layout<N>& layout, std::size_t image, boundary edges) {
-  std::size_t staged = 0;
-  for (const halo_box<N>& b : packed_boxes_into<T>(layout, image, edges)) staged += b.elements();
-  if (staged == 0)
-    return layout.stored_elements(layout.process_grid().coordinates(image));
-  return staging_start<T>(layout, image) + staged;
+std::vector<std::size_t> stored_with_staging(const tile_layout<N>& layout, boundary edges) {
+  const std::size_t images = layout.process_grid().images();
+  std::vector<std::size_t> staged(images, 0);
+  for (std::size_t sender = 0; sender < images; ++sender) {
+    for (const halo_box<N>& b : boxes_sent_by(layout, sender, edges)) {
+      if (b.receiver != sender && b.template packed<T>())
+        staged[b.receiver] += b.elements();
+    }
+  }
+  std::vector<std::size_t> stored(images);
+  for (std::size_t image = 0; image < images; ++image) {
+    stored[image] = staged[image] == 0
+                        ? layout.stored_elements(layout.process_grid().coordinates(image))
+                        : staging_start<T>(layout, image) + staged[image];
+  }
+  return stored;
 }
 
 /// Appends the runs (rows along the last dimension) a box of `sizes` covers from offset
