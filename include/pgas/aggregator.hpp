@@ -1,6 +1,7 @@
 #pragma once
 // pgas::aggregator: a stream of small updates `c[i] op= v` from one image, held in a buffer of
-// bounded size and sent as one accumulate per owner when it fills. No other image takes part.
+// bounded size and sent to the owners as one batch each when it fills. No other image takes
+// part.
 
 #include <pgas/detail/element_race_hooks.hpp>
 #include <pgas/reduce_op.hpp>
@@ -24,10 +25,12 @@ namespace pgas {
 
 /// Makes `c[i] = c[i] op v` happen for every `add(i, v)`, atomically with respect to other
 /// accumulates. Holds at most `capacity` updates on this image; when full it sends each owner
-/// its share as one MPI_Accumulate (duplicates combined first), so memory and look-ahead stay
-/// bounded: capacity 1024 is HPCC RandomAccess's look-ahead rule. When every image shares the
-/// container's memory (one node) it applies the held updates itself instead, one processor
-/// atomic each (runtime/in_place_updates.hpp). Not collective: images add
+/// its share at once, so memory and look-ahead stay bounded: capacity 1024 is HPCC
+/// RandomAccess's look-ahead rule. How the share travels is the one decision of
+/// detail::accumulate_scattered (locality.hpp): where every image shares the container's memory
+/// (one node) this image applies it, one processor atomic each; where owners apply updates (no
+/// shared memory) it goes as one message the owner applies with plain stores; otherwise as one
+/// MPI_Accumulate per owner, duplicates combined first. Not collective: images add
 /// different numbers of updates and flush at different times. Every update added before a sync
 /// point (sync_all, sync_images, sync_memory) is complete after it: a sync point sends every
 /// live aggregator's updates first, and so does the destruction of any container. The
