@@ -39,10 +39,12 @@ struct halo_box {
   std::ptrdiff_t to;
   std::array<std::size_t, N> sizes;
 
-  /// True when the box travels packed (the same answer on both sides).
+  /// True when the box travels packed into the receiver's staging area: its rows are short and
+  /// it goes to another image (the same answer on both sides; the staging area's size and its
+  /// order both follow this one test).
   template <class T>
-  [[nodiscard]] bool packed() const noexcept {
-    return sizes[N - 1] * sizeof(T) < packed_row_bytes;
+  [[nodiscard]] bool staged() const noexcept {
+    return receiver != sender && sizes[N - 1] * sizeof(T) < packed_row_bytes;
   }
   [[nodiscard]] std::size_t elements() const noexcept {
     std::size_t n = 1;
@@ -142,7 +144,7 @@ std::vector<halo_box<N>> packed_boxes_into(const tile_layout<N>& layout,
   std::vector<halo_box<N>> packed;
   for (const std::size_t s : senders) {
     for (const halo_box<N>& b : boxes_sent_by(layout, s, edges)) {
-      if (b.receiver == receiver && b.template packed<T>())
+      if (b.receiver == receiver && b.template staged<T>())
         packed.push_back(b);
     }
   }
@@ -167,7 +169,7 @@ std::vector<std::size_t> stored_with_staging(const tile_layout<N>& layout, bound
   std::vector<std::size_t> staged(images, 0);
   for (std::size_t sender = 0; sender < images; ++sender) {
     for (const halo_box<N>& b : boxes_sent_by(layout, sender, edges)) {
-      if (b.receiver != sender && b.template packed<T>())
+      if (b.template staged<T>())
         staged[b.receiver] += b.elements();
     }
   }
@@ -283,7 +285,7 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
       peer = plan.peers.end() - 1;
     }
     const auto k = static_cast<std::size_t>(peer - plan.peers.begin());
-    if (b.template packed<T>()) {
+    if (b.template staged<T>()) {
       append_box<N>(packed[k], b.from, b.sizes, plan.strides);
       continue;
     }
