@@ -61,7 +61,7 @@ void sync_memory_before_atomic_in_place() {
 void sync_memory_before_message_to(std::size_t destination) {
   require_environment("pgas::sync_memory()");
   const double start = now_if_counting();
-  complete_windows_but_batches();
+  complete_windows_before_message();
   // The others' acknowledgements follow the owners' notes that they applied our batches.
   messages::quiesce_except(destination);
   count_sync(start);

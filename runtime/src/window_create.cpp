@@ -51,6 +51,7 @@ window window::finish_creation(std::unique_ptr<window_state> s,
   }
   s->name = agree_on_new_name(s->comm);
   window w{std::move(s)};  // owns the handle from here on, so a throw below still frees it
+  w.state().unified_model = w.model() == memory_model::unified;
   if (flavor == window_flavor::shared) {
     // Asked once: every load, store and in-place update of a peer's memory needs it.
     for (int r = 0; r < w.state().ranks; ++r) {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -56,6 +57,26 @@ TEST(Event, what_the_poster_wrote_is_visible_after_the_wait) {
     for (std::size_t k = 0; k < 4; ++k)
       EXPECT_EQ(data[4 * me() + k].get(), round * 100 + static_cast<long>(k));
     pgas::sync_all();  // nobody overwrites before everyone has checked
+  }
+}
+
+// A post orders the poster's plain stores into its own part too: the image posted to reads them
+// from it after the wait (through MPI and between nodes a get of the poster's memory, which
+// the post's ordering of those stores before its message must let see them).
+TEST(Event, what_the_poster_stored_in_its_own_part_is_read_by_the_image_posted_to) {
+  pgas::event ev;
+  pgas::array<long> data(64 * images());
+  const std::size_t before = (me() + images() - 1) % images();
+  std::span<long> mine = data.local();
+  for (int round = 1; round <= 20; ++round) {
+    for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = round * 1000 + static_cast<long>(k);
+    ev.post((me() + 1) % images());
+    ev.wait();
+    std::vector<long> theirs(64);
+    pgas::get(data, 64 * before, std::span<long>(theirs));
+    for (std::size_t k = 0; k < theirs.size(); ++k)
+      EXPECT_EQ(theirs[k], round * 1000 + static_cast<long>(k)) << "round " << round;
+    pgas::sync_all();  // nobody stores the next round before everyone has read this one
   }
 }
 

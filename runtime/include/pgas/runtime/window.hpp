@@ -266,9 +266,12 @@ class window {
 /// Completes this process's operations on every live window and syncs their memory (flush_all,
 /// then MPI_Win_sync, on windows in the passive epoch). Local.
 void complete_all_windows();
-/// The same without waiting for owners to apply the batches sent to them (owner_updates.hpp):
-/// for a caller that waits for those messages itself. Local.
-void complete_windows_but_batches();
+/// The same for a caller whose next step is a message telling another process that these
+/// writes are done, and who waits for the batches it sent to owners (owner_updates.hpp) itself:
+/// on windows whose memory is one copy (shared, or the unified model) a processor memory
+/// barrier orders this process's stores before the message, in place of MPI_Win_sync
+/// (MPI-4.1 §12.7, §12.2.3). Local.
+void complete_windows_before_message();
 /// complete_all_windows() for a caller whose next step is a processor atomic, a full memory
 /// barrier: on shared windows that barrier stands in for MPI_Win_sync (MPI-4.1 §12.2.3). Local.
 void complete_all_windows_before_atomic_in_place();
