@@ -81,6 +81,8 @@ struct receive {
   header run{};                  // the run whose calls are being taken
   std::uint32_t calls_left = 0;  // of `run`
   std::uint32_t running = 0;     // handlers of this buffer that have not returned
+  bool here = false;             // this image's buffer to itself, delivered without MPI
+  bool delivered_here = false;   // such a buffer, not yet started
   [[nodiscard]] bool handled() const noexcept {
     return calls_left == 0 && at + sizeof(header) > bytes;
   }
@@ -115,9 +117,17 @@ struct engine {
   std::vector<MPI_Request> in_flight;
   std::vector<buffer> in_flight_data;
   std::vector<int> completed;  // MPI_Testsome's answer, kept to avoid an allocation per poll
-  std::vector<receive> receives;
-  std::deque<std::size_t> posted;              // receives in the order MPI matches them
-  std::vector<std::size_t> arrived;            // receives not yet handled, in arrival order
+  // Every arrived buffer's slot: the posted receives, made at start, and this image's buffers
+  // to itself (deliver_here), added as needed. A deque, so that a slot added leaves the others
+  // where they are (a handler up the stack still reads its buffer).
+  std::deque<receive> receives;
+  std::vector<std::size_t> free_slots;  // slots of buffers to itself, given back
+  std::deque<std::size_t> posted;       // receives in the order MPI matches them
+  std::vector<std::size_t> arrived;     // buffers not yet handled, in arrival order
+  std::size_t delivered_here = 0;       // of them, buffers to itself not yet started
+  std::size_t held_here = 0;            // buffers to itself in slots, started or not
+  std::size_t held_here_limit = 0;
+  std::size_t to_self_through_mpi = 0;         // buffers to itself that MPI has not delivered
   std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
   std::vector<std::size_t> acks_spare;         // send_acks's other list
@@ -192,18 +202,58 @@ void close_run(engine& e, std::size_t destination) noexcept {
   l.last_handler = 0;  // closed: nothing joins it
 }
 
+// A buffer of messages to this image itself joins the arrived buffers without MPI, which would
+// copy it into a posted receive first; it is handled at the next progress like any other, and
+// its memory goes back to the spare buffers once handled.
+void deliver_here(engine& e, buffer b, std::size_t bytes) {
+  std::size_t slot = e.receives.size();
+  if (!e.free_slots.empty()) {
+    slot = e.free_slots.back();
+    e.free_slots.pop_back();
+  } else {
+    e.receives.emplace_back();
+  }
+  receive& r = e.receives[slot];
+  r.data = std::move(b);
+  r.posted = false;
+  r.source = e.rank;
+  r.bytes = bytes;
+  r.at = 0;
+  r.calls_left = 0;
+  r.here = true;
+  r.delivered_here = true;
+  ++e.delivered_here;
+  ++e.held_here;
+  e.arrived.push_back(slot);
+}
+
 void send_buffer(engine& e, std::size_t destination) {
   outgoing& o = e.out[destination];
   fast_path::lane& l = e.lanes[destination];
   if (l.used == 0)
     return;
   close_run(e, destination);
+  // To itself without MPI from user code only, and no more buffers than the budget has beyond
+  // what every destination's buffer, a send in flight to each and the posted receives need: a
+  // handler's buffers to itself go through MPI, as before, so a handler waiting for room does
+  // not start another buffer to itself, and another, each holding its memory while it runs.
+  // And not while MPI still carries one: one image's messages to another are handled in the
+  // order sent.
+  if (destination == e.rank && !e.current.active && e.to_self_through_mpi == 0 &&
+      e.held_here < e.held_here_limit) {
+    deliver_here(e, std::move(o.owned), l.used);
+    l = fast_path::lane{};
+    o.urgent = false;
+    return;
+  }
   MPI_Request request = MPI_REQUEST_NULL;
   check(MPI_Isend(l.data, static_cast<int>(l.used), MPI_BYTE, static_cast<int>(destination), tag,
                   e.comm, &request),
         "MPI_Isend");
   e.in_flight.push_back(request);
   e.in_flight_data.push_back(std::move(o.owned));
+  if (destination == e.rank)
+    ++e.to_self_through_mpi;
   l = fast_path::lane{};
   o.urgent = false;
 }
@@ -455,8 +505,12 @@ std::uint32_t call_handler(engine& e,
 // end. A handler that makes progress may take later calls of it first, in order (handle_from).
 void continue_buffer(engine& e, std::size_t slot) {
   const race_check::unrecorded_scope for_another_image;
-  receive& r = e.receives[slot];  // never moves: receives are made once, at start
-  std::uint32_t settled = 0;      // calls of one run whose acknowledgement is due
+  receive& r = e.receives[slot];  // never moves (engine::receives)
+  if (r.delivered_here) {
+    r.delivered_here = false;
+    --e.delivered_here;
+  }
+  std::uint32_t settled = 0;  // calls of one run whose acknowledgement is due
   std::uint32_t settled_token = no_ack;
   const auto acknowledge_settled = [&] {
     if (settled > 0)
@@ -512,9 +566,17 @@ void handle_from(engine& e, std::size_t source) {
     e.arrived.erase(std::remove(e.arrived.begin(), e.arrived.end(), slot), e.arrived.end());
     receive& r = e.receives[slot];
     if (r.running == 0 && !r.posted) {
-      // Replies first, then the receive again: an image waiting for a reply waits less.
+      // Replies first, then the receive again: an image waiting for a reply waits less. A
+      // buffer this image delivered to itself goes back to the spare buffers instead.
       send_urgent(e);
-      post(e, slot);
+      if (r.here) {
+        r.here = false;
+        e.spare.push_back(std::move(r.data));
+        e.free_slots.push_back(slot);
+        --e.held_here;
+      } else {
+        post(e, slot);
+      }
     }
   }
 }
@@ -534,6 +596,8 @@ bool receive_arrived(engine& e) {
   check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
   r.posted = false;
   r.source = static_cast<std::size_t>(status.MPI_SOURCE);
+  if (r.source == e.rank)
+    --e.to_self_through_mpi;
   r.bytes = static_cast<std::size_t>(bytes);
   r.at = 0;
   r.calls_left = 0;
@@ -628,6 +692,10 @@ bool make_progress(bool every_buffer) {
     return false;
   engine& e = *live;
   bool did = recycle_sends(e);
+  if (e.delivered_here > 0) {
+    handle_from(e, e.rank);
+    did = true;
+  }
   while (receive_arrived(e)) {
     did = true;
     if (!every_buffer)
@@ -759,6 +827,7 @@ void start(MPI_Comm world) {
                               smallest_buffer, largest_buffer);
   e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
   e->budget = e->buffers_allowed * e->buffer_bytes;
+  e->held_here_limit = std::min(posted_receives, e->buffers_allowed - buffers);
   e->out.resize(e->size);
   e->lanes.resize(e->size);
   e->outstanding_to.resize(e->size);

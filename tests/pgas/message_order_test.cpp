@@ -1,7 +1,8 @@
 // The message engine's order: one image's messages to another are handled in the order sent,
 // even when a handler waits for room to send (its wait handles the messages after it, and
-// must take them in order). Write order between nodes rests on it: a post's message must not
-// be handled before the writes sent ahead of it.
+// must take them in order), and its messages to itself (which user code hands over without
+// MPI and handlers through it) too. Write order between nodes rests on it: a post's message must
+// not be handled before the writes sent ahead of it.
 #include <pgas/pgas.hpp>
 #include <pgas/runtime/messages.hpp>
 
@@ -64,6 +65,41 @@ TEST(MessageOrder, one_images_messages_are_handled_in_the_order_sent_while_handl
     EXPECT_EQ(numbers_from[source], in_order) << "from image " << source;
   EXPECT_EQ(pgas::co_sum(handed_on_here), count * n * n);
   pgas::sync_all();
+}
+
+// Messages an image sends itself, numbered as sent, from user code and from handlers: each
+// handler checks it runs in that order, and every third sends another (which goes after all
+// sent before it, user code's included).
+std::uint64_t sent_to_self = 0;
+std::uint64_t handled_from_self = 0;
+std::uint64_t out_of_order_from_self = 0;
+void on_own_number(std::size_t, std::span<const std::byte> payload);
+// Numbered once reserved: handlers that run while it waits for room send theirs first.
+void send_own_number() {
+  const auto room = messages::reserve(pgas::this_image(), messages::name_of(&on_own_number),
+                                      sizeof(std::uint64_t));
+  const std::uint64_t k = sent_to_self++;
+  std::memcpy(room.data(), &k, sizeof k);
+}
+void on_own_number(std::size_t, std::span<const std::byte> payload) {
+  if (number_in(payload) != handled_from_self++)
+    ++out_of_order_from_self;
+  if (number_in(payload) % 3 == 0)
+    send_own_number();
+}
+
+TEST(MessageOrder, an_images_messages_to_itself_are_handled_in_the_order_sent) {
+  sent_to_self = 0;
+  handled_from_self = 0;
+  out_of_order_from_self = 0;
+  pgas::sync_all();
+  // Many buffers' worth, so that user code's full buffers and its handlers' alternate.
+  constexpr std::uint64_t count = 400000;
+  for (std::uint64_t k = 0; k < count; ++k) send_own_number();
+  pgas::sync_all();
+  EXPECT_EQ(out_of_order_from_self, 0U);
+  EXPECT_EQ(handled_from_self, sent_to_self);
+  EXPECT_GT(sent_to_self, count);
 }
 
 }  // namespace

@@ -20,8 +20,9 @@
 // handled; a sync point waits for that on every image of its team before it returns.
 //
 // Memory: a budget per image (PGAS_MESSAGE_BUDGET bytes, 16 MiB unless set, the smallest any
-// image asks for) holds the send buffers (one per destination), the sends in flight and the
-// posted receives; a sender that would pass it makes progress until a send completes. The
+// image asks for) holds the send buffers (one per destination), the sends in flight, the
+// posted receives and an image's buffers to itself (which user code's sends hand to its own
+// handlers without MPI); a sender that would pass it makes progress until one is free. The
 // bookkeeping of messages whose handlers' messages are unacknowledged grows with nesting, not
 // with the number of messages.
 //
