@@ -121,12 +121,12 @@ struct engine {
   // to itself (deliver_here), added as needed. A deque, so that a slot added leaves the others
   // where they are (a handler up the stack still reads its buffer).
   std::deque<receive> receives;
-  std::vector<std::size_t> free_slots;  // slots of buffers to itself, given back
-  std::deque<std::size_t> posted;       // receives in the order MPI matches them
-  std::vector<std::size_t> arrived;     // buffers not yet handled, in arrival order
-  std::size_t delivered_here = 0;       // of them, buffers to itself not yet started
-  std::size_t held_here = 0;            // buffers to itself in slots, started or not
-  std::size_t held_here_limit = 0;
+  std::vector<std::size_t> free_slots;         // slots of buffers to itself, given back
+  std::deque<std::size_t> posted;              // receives in the order MPI matches them
+  std::vector<std::size_t> arrived;            // buffers not yet handled, in arrival order
+  std::size_t delivered_here = 0;              // of them, buffers to itself not yet started
+  std::size_t held_here = 0;                   // buffers to itself in slots, started or not
+  std::size_t held_here_limit = 0;             // what the budget spares for them (start)
   std::size_t to_self_through_mpi = 0;         // buffers to itself that MPI has not delivered
   std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
