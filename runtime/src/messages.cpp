@@ -81,8 +81,6 @@ struct receive {
   header run{};                  // the run whose calls are being taken
   std::uint32_t calls_left = 0;  // of `run`
   std::uint32_t running = 0;     // handlers of this buffer that have not returned
-  bool here = false;             // this image's buffer to itself, delivered without MPI
-  bool delivered_here = false;   // such a buffer, not yet started
   [[nodiscard]] bool handled() const noexcept {
     return calls_left == 0 && at + sizeof(header) > bytes;
   }
@@ -121,12 +119,11 @@ struct engine {
   // to itself (deliver_here), added as needed. A deque, so that a slot added leaves the others
   // where they are (a handler up the stack still reads its buffer).
   std::deque<receive> receives;
-  std::vector<std::size_t> free_slots;         // slots of buffers to itself, given back
+  std::vector<std::size_t> free_slots;         // slots past the posted ones, given back
   std::deque<std::size_t> posted;              // receives in the order MPI matches them
   std::vector<std::size_t> arrived;            // buffers not yet handled, in arrival order
   std::size_t delivered_here = 0;              // of them, buffers to itself not yet started
-  std::size_t held_here = 0;                   // buffers to itself in slots, started or not
-  std::size_t held_here_limit = 0;             // what the budget spares for them (start)
+  std::size_t own_buffers_allowed = 0;         // what the budget spares for them (start)
   std::size_t to_self_through_mpi = 0;         // buffers to itself that MPI has not delivered
   std::vector<std::vector<ack_run>> acks_out;  // by destination
   std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
@@ -202,6 +199,15 @@ void close_run(engine& e, std::size_t destination) noexcept {
   l.last_handler = 0;  // closed: nothing joins it
 }
 
+// Slots past the first posted_receives hold this image's buffers to itself (deliver_here).
+[[nodiscard]] bool holds_own_buffer(std::size_t slot) noexcept {
+  return slot >= posted_receives;
+}
+// Those buffers in slots now, handled or not.
+[[nodiscard]] std::size_t own_buffers_held(const engine& e) noexcept {
+  return e.receives.size() - posted_receives - e.free_slots.size();
+}
+
 // A buffer of messages to this image itself joins the arrived buffers without MPI, which would
 // copy it into a posted receive first; it is handled at the next progress like any other, and
 // its memory goes back to the spare buffers once handled.
@@ -220,10 +226,7 @@ void deliver_here(engine& e, buffer b, std::size_t bytes) {
   r.bytes = bytes;
   r.at = 0;
   r.calls_left = 0;
-  r.here = true;
-  r.delivered_here = true;
   ++e.delivered_here;
-  ++e.held_here;
   e.arrived.push_back(slot);
 }
 
@@ -240,7 +243,7 @@ void send_buffer(engine& e, std::size_t destination) {
   // And not while MPI still carries one: one image's messages to another are handled in the
   // order sent.
   if (destination == e.rank && !e.current.active && e.to_self_through_mpi == 0 &&
-      e.held_here < e.held_here_limit) {
+      own_buffers_held(e) < e.own_buffers_allowed) {
     deliver_here(e, std::move(o.owned), l.used);
     l = fast_path::lane{};
     o.urgent = false;
@@ -505,11 +508,9 @@ std::uint32_t call_handler(engine& e,
 // end. A handler that makes progress may take later calls of it first, in order (handle_from).
 void continue_buffer(engine& e, std::size_t slot) {
   const race_check::unrecorded_scope for_another_image;
-  receive& r = e.receives[slot];  // never moves (engine::receives)
-  if (r.delivered_here) {
-    r.delivered_here = false;
+  receive& r = e.receives[slot];            // never moves (engine::receives)
+  if (holds_own_buffer(slot) && r.at == 0)  // its first call: started now
     --e.delivered_here;
-  }
   std::uint32_t settled = 0;  // calls of one run whose acknowledgement is due
   std::uint32_t settled_token = no_ack;
   const auto acknowledge_settled = [&] {
@@ -569,11 +570,9 @@ void handle_from(engine& e, std::size_t source) {
       // Replies first, then the receive again: an image waiting for a reply waits less. A
       // buffer this image delivered to itself goes back to the spare buffers instead.
       send_urgent(e);
-      if (r.here) {
-        r.here = false;
+      if (holds_own_buffer(slot)) {
         e.spare.push_back(std::move(r.data));
         e.free_slots.push_back(slot);
-        --e.held_here;
       } else {
         post(e, slot);
       }
@@ -827,7 +826,7 @@ void start(MPI_Comm world) {
                               smallest_buffer, largest_buffer);
   e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
   e->budget = e->buffers_allowed * e->buffer_bytes;
-  e->held_here_limit = std::min(posted_receives, e->buffers_allowed - buffers);
+  e->own_buffers_allowed = std::min(posted_receives, e->buffers_allowed - buffers);
   e->out.resize(e->size);
   e->lanes.resize(e->size);
   e->outstanding_to.resize(e->size);
