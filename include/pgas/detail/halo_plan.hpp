@@ -189,11 +189,8 @@ void append_box(runtime::element_runs& runs,
                 std::ptrdiff_t first,
                 const std::array<std::size_t, N>& sizes,
                 const std::array<std::size_t, N>& strides) {
-  for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
-    std::ptrdiff_t row = first;
-    for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
-    runs.add(row, sizes[N - 1]);
-  });
+  for_each_box_row_offset<N>(sizes, strides,
+                             [&](std::ptrdiff_t row) { runs.add(first + row, sizes[N - 1]); });
 }
 
 // Copies the elements of `runs` in `storage`, in run order, to or from `packed` (consecutive).
@@ -232,10 +229,7 @@ struct halo_plan {
   template <class T>
   void copy_wrapped(T* storage) const {
     for (const local_copy& c : copies) {
-      for_each_box_row<N>(c.sizes, [&](const std::array<std::size_t, N>& at) {
-        std::ptrdiff_t row = 0;
-        for (std::size_t d = 0; d + 1 < N; ++d)
-          row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
+      for_each_box_row_offset<N>(c.sizes, strides, [&](std::ptrdiff_t row) {
         std::copy_n(storage + c.from + row, c.sizes[N - 1], storage + c.to + row);
       });
     }

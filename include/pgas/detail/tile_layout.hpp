@@ -153,4 +153,17 @@ void for_each_box_row(const std::array<std::size_t, N>& sizes, F f) {
   for_each_index<N, N - 1>(sizes, f);
 }
 
+/// Calls f(offset) for every row of a box of `sizes` in storage of `strides`: the element offset
+/// of the row's first element from the box's first corner.
+template <std::size_t N, class F>
+void for_each_box_row_offset(const std::array<std::size_t, N>& sizes,
+                             const std::array<std::size_t, N>& strides,
+                             F f) {
+  for_each_box_row<N>(sizes, [&](const std::array<std::size_t, N>& at) {
+    std::ptrdiff_t row = 0;
+    for (std::size_t d = 0; d + 1 < N; ++d) row += static_cast<std::ptrdiff_t>(at[d] * strides[d]);
+    f(row);
+  });
+}
+
 }  // namespace pgas::detail
