@@ -32,7 +32,7 @@ void sync_all(MPI_Comm comm) {
   // are served while it waits.
   messages::quiescent_barrier(comm);
   // In the unified model a peer's completed put is in our memory, but our loads may still be
-  // ordered before it without a memory barrier: MPI_Win_sync is that barrier.
+  // ordered before it without a memory barrier.
   sync_all_window_memory();
   // Every access before this point is complete: check them (PGAS_CHECK=1).
   race_check::at_barrier(comm);

@@ -15,42 +15,43 @@ std::vector<window_state*>& live_windows() {
 }
 
 namespace {
-// What the caller does right after completing the windows, which decides what must order this
-// process's own loads and stores against other processes' RMA on its memory.
-enum class then {
-  // Anything: MPI_Win_sync on every window that needs it.
-  anything,
-  // A processor atomic, itself a full memory barrier, which MPI-4.1 §12.2.3 accepts in place
-  // of MPI_Win_sync on a shared window: those skip it.
-  atomic_in_place,
-  // A message that tells another process these writes are done (an event post), after which
-  // it may read this process's memory. Where that memory is one copy — a shared window, or
-  // any window in the unified model — what the message needs is that the stores are performed
-  // before it leaves: a processor memory barrier, the "compiler- and hardware-specific" means
-  // MPI-4.1 §12.7's example of a store, a barrier and a remote MPI_GET names (§12.2.3 for a
-  // shared window). MPI_Win_sync does that and more: between nodes over TCP, Open MPI's polls
-  // every socket, a system call per post. A window in the separate model still needs it.
-  message,
-};
-
-[[nodiscard]] bool barrier_serves(const window_state& s, then next) noexcept {
-  switch (next) {
-    case then::atomic_in_place:
-      return s.flavor == window_flavor::shared;
-    case then::message:
-      return s.flavor == window_flavor::shared || s.unified_model;
-    case then::anything:
-      break;
-  }
-  return false;
+// Where a window's memory is one copy — a shared window, or any window in MPI's unified model —
+// MPI_Win_sync is a processor memory barrier (MPI-4.1 §12.5.4: it orders this process's loads
+// and stores with other processes' accesses to that memory; §12.2.3 for a shared window), and
+// one barrier serves every such window. A window in the separate model still needs the call.
+// The barrier is also cheaper: between nodes over TCP, Open MPI's MPI_Win_sync runs its progress
+// engine and polls every socket, a system call per window per sync.
+[[nodiscard]] bool memory_is_one_copy(const window_state& s) noexcept {
+  return s.flavor == window_flavor::shared || s.unified_model;
 }
 
-// Completes what MPI carries on every window in the passive epoch and orders its memory for
-// what the caller does `next`; with `await_batches`, also waits until owners have applied the
-// batches sent to them.
-void complete_windows(bool await_batches, then next) {
+// Orders the memory of windows for this process's next accesses as each is added: MPI_Win_sync
+// at once for a window in the separate model, one processor barrier for all the others at the
+// end (barrier_owed), which the caller issues or leaves to an atomic that follows.
+class memory_sync {
+ public:
+  void add(const window_state& s) {
+    if (!s.needs_memory_sync())
+      return;
+    if (memory_is_one_copy(s)) {
+      barrier_owed_ = true;
+    } else {
+      check(MPI_Win_sync(s.win), "MPI_Win_sync");
+    }
+  }
+  [[nodiscard]] bool barrier_owed() const noexcept { return barrier_owed_; }
+
+ private:
+  bool barrier_owed_ = false;
+};
+
+// Completes what MPI carries on every window in the passive epoch and orders its memory; with
+// `await_batches`, also waits until owners have applied the batches sent to them. With
+// `atomic_follows` the caller's next step is a processor atomic, itself a full memory barrier,
+// which stands in for the barrier owed here.
+void complete_windows(bool await_batches, bool atomic_follows) {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
-  bool barrier = false;
+  memory_sync sync;
   for (window_state* s : live_windows()) {
     if (s->mode != epoch::passive)
       continue;
@@ -65,37 +66,33 @@ void complete_windows(bool await_batches, then next) {
     if (await_batches)
       await_owners(*s);
     s->completed();
-    if (!s->needs_memory_sync())
-      continue;
-    if (barrier_serves(*s, next)) {
-      barrier = true;
-    } else {
-      check(MPI_Win_sync(s->win), "MPI_Win_sync");
-    }
+    sync.add(*s);
   }
-  // The atomic that follows is the barrier itself.
-  if (barrier && next == then::message)
+  if (sync.barrier_owed() && !atomic_follows)
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 }  // namespace
 
 void complete_all_windows() {
-  complete_windows(true, then::anything);
+  complete_windows(true, false);
 }
 
 void complete_windows_before_message() {
-  complete_windows(false, then::message);
+  complete_windows(false, false);
 }
 
 void complete_all_windows_before_atomic_in_place() {
-  complete_windows(true, then::atomic_in_place);
+  complete_windows(true, true);
 }
 
 void sync_all_window_memory() {
+  memory_sync sync;
   for (window_state* s : live_windows()) {
-    if (s->mode == epoch::passive && s->needs_memory_sync())
-      check(MPI_Win_sync(s->win), "MPI_Win_sync");
+    if (s->mode == epoch::passive)
+      sync.add(*s);
   }
+  if (sync.barrier_owed())
+    std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 std::size_t open_windows() {

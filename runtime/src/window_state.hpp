@@ -40,8 +40,9 @@ struct window_state {
     return !(only_through_owner && (owner_applies || flavor == window_flavor::shared));
   }
   // MPI_WIN_MODEL is MPI_WIN_UNIFIED: the window's memory is one copy, which others' RMA
-  // reads and writes (MPI-4.1 §12.4), so a processor memory barrier orders this process's own
-  // stores before what it tells others (complete_windows). Fixed for the MPI window's life.
+  // reads and writes (MPI-4.1 §12.4), so MPI_Win_sync is a processor memory barrier, which a
+  // sync point issues once for all such windows (window_completion.cpp). Fixed for the MPI
+  // window's life.
   bool unified_model = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units

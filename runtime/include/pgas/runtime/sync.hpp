@@ -17,16 +17,15 @@ void sync_all(MPI_Comm comm);
 void sync_memory();
 
 /// What sync_memory() does, for a processor atomic issued right after it (an update applied in
-/// place on a shared window): the atomic is a full memory barrier, which stands in for
-/// MPI_Win_sync on the shared windows. Local.
+/// place on a shared window): the atomic is a full memory barrier, which stands in for the one
+/// sync_memory() issues for windows whose memory is one copy. Local.
 void sync_memory_before_atomic_in_place();
 
 /// What sync_memory() does, for a message to world rank `destination` sent right after it that
 /// tells it these writes are done: the same, except that this process's messages to
 /// `destination` (batches for it to apply included) are not waited for, since that message will
 /// be handled after them — which saves the round trip to `destination` that sync_memory() would
-/// take — and that a window whose memory is one copy has this process's stores ordered before
-/// the message by a processor memory barrier, not MPI_Win_sync. Local.
+/// take. Local.
 void sync_memory_before_message_to(std::size_t destination);
 
 /// Completes this process's operations, then waits until each image in `images` (world ranks)

@@ -263,19 +263,20 @@ class window {
   std::unique_ptr<window_state> s_;
 };
 
-/// Completes this process's operations on every live window and syncs their memory (flush_all,
-/// then MPI_Win_sync, on windows in the passive epoch). Local.
+/// Completes this process's operations on every live window in the passive epoch and orders
+/// their memory with other processes' accesses: a flush, then MPI_Win_sync on a window in the
+/// separate model and one processor memory barrier for all whose memory is one copy (shared,
+/// or the unified model), where MPI_Win_sync is that barrier (MPI-4.1 §12.5.4). Local.
 void complete_all_windows();
 /// The same for a caller whose next step is a message telling another process that these
-/// writes are done, and who waits for the batches it sent to owners (owner_updates.hpp) itself:
-/// on windows whose memory is one copy (shared, or the unified model) a processor memory
-/// barrier orders this process's stores before the message, in place of MPI_Win_sync
-/// (MPI-4.1 §12.7, §12.2.3). Local.
+/// writes are done, and who waits for the batches it sent to owners (owner_updates.hpp) itself.
+/// Local.
 void complete_windows_before_message();
 /// complete_all_windows() for a caller whose next step is a processor atomic, a full memory
-/// barrier: on shared windows that barrier stands in for MPI_Win_sync (MPI-4.1 §12.2.3). Local.
+/// barrier, which stands in for the barrier (MPI-4.1 §12.2.3). Local.
 void complete_all_windows_before_atomic_in_place();
-/// MPI_Win_sync on every live window in the passive epoch. Local.
+/// Orders the memory of every live window in the passive epoch, as complete_all_windows() does,
+/// without completing anything. Local.
 void sync_all_window_memory();
 /// How many MPI windows this process holds now: live handles and the ones the pool keeps for
 /// reuse. What a leak of windows would make grow. Local.
