@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -128,6 +129,31 @@ TEST(Rpc, futures_resolve_in_any_order_with_their_own_values) {
   pgas::sync_all();
 }
 
+// Lengths below the mark travel in one byte, the rest in five: strings and vectors on either
+// side of it arrive whole, in a call and in its result.
+TEST(Rpc, lengths_on_either_side_of_the_short_form_arrive_whole) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  constexpr std::size_t mark = pgas::detail::wire::long_length_mark;
+  for (const std::size_t length : {std::size_t{0}, mark - 1, mark, mark + 1, 300 + me}) {
+    const std::string word(length, static_cast<char>('a' + length % 26));
+    std::vector<std::uint16_t> numbers(length);
+    std::iota(numbers.begin(), numbers.end(), std::uint16_t{1});
+    // Each comes back one element longer, so the results cross the mark too.
+    auto longer_word = pgas::rpc((me + 1) % n, [](std::string s) { return s + "+"; }, word);
+    auto longer_numbers = pgas::rpc((me + 1) % n,
+                                    [](std::vector<std::uint16_t> v) {
+                                      v.push_back(7);
+                                      return v;
+                                    },
+                                    numbers);
+    EXPECT_EQ(longer_word.get(), word + "+") << length;
+    numbers.push_back(7);
+    EXPECT_EQ(longer_numbers.get(), numbers) << length;
+  }
+  pgas::sync_all();
+}
+
 TEST(Rpc, strings_and_vectors_travel_both_ways) {
   const std::size_t n = pgas::num_images();
   const std::size_t me = pgas::this_image();
@@ -200,8 +226,12 @@ TEST(Rpc, a_call_that_fills_a_message_goes_and_one_byte_more_is_refused) {
   // A call's bytes travel after their length in a run of calls (messages::reserve_sized).
   const std::size_t room =
       messages::max_message_bytes() - sizeof(messages::fast_path::sized_length);
+  // What the call takes besides the string's characters, for a string as long as this one:
+  // the length of a long string takes more bytes than a short one's.
+  const std::string long_one(pgas::detail::wire::long_length_mark, 'x');
   const std::size_t around =
-      pgas::detail::remote::call_size<decltype(keep_length), std::string>(keep_length, "");
+      pgas::detail::remote::call_size<decltype(keep_length), std::string>(keep_length, long_one) -
+      long_one.size();
   std::string fills(room - around, 'x');
   pgas::rpc_ff(me, keep_length, fills);
   pgas::sync_all();

@@ -56,22 +56,31 @@ struct codec<T> {
   }
 };
 
-/// A length (of a string, a vector, an archive) travels in 4 bytes, not 8: a stream of small
-/// calls (a string table's inserts) moves that much less. Every value is sized before its
-/// message is reserved, and the engine refuses a message larger than its buffers (at most
-/// 256 KiB), so no length that fits a message needs more; one that would is refused here.
+/// A length (of a string, a vector, an archive) travels in one byte when it is below
+/// long_length_mark, else as that mark and four bytes: a stream of small calls (a string
+/// table's inserts, two short strings each) moves that much less, which between nodes is the
+/// network's time. Every value is sized before its message is reserved, and the engine refuses
+/// a message larger than its buffers (at most 256 KiB), so no length that fits a message needs
+/// more than four bytes; one that would is refused here.
+inline constexpr std::size_t long_length_mark = 255;
 inline std::size_t length_bytes(std::size_t n) {
   if (n > UINT32_MAX) {
     throw usage_error("a remote call's argument of " + std::to_string(n) +
                       " elements is longer than a message can carry");
   }
-  return sizeof(std::uint32_t);
+  return n < long_length_mark ? 1 : 1 + sizeof(std::uint32_t);
 }
 inline void write_length(std::byte*& out, std::size_t n) {
+  if (n < long_length_mark) {
+    codec<std::uint8_t>::write(out, static_cast<std::uint8_t>(n));
+    return;
+  }
+  codec<std::uint8_t>::write(out, static_cast<std::uint8_t>(long_length_mark));
   codec<std::uint32_t>::write(out, static_cast<std::uint32_t>(n));
 }
 inline std::size_t read_length(const std::byte*& in) {
-  return codec<std::uint32_t>::read(in);
+  const std::size_t first = codec<std::uint8_t>::read(in);
+  return first < long_length_mark ? first : codec<std::uint32_t>::read(in);
 }
 
 template <>
