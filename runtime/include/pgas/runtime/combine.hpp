@@ -97,17 +97,21 @@ void combine_scattered(T* to,
   if (op == reduce_op::no_op)
     return;
   with_combiner<T>(op, [&](auto f) {
+    // A copy no store can reach: read through the closure, `count` is loaded again after every
+    // store when T is std::size_t's type (the store may alias it), which made a batch of
+    // random 64-bit updates 10-15 % slower.
+    const std::size_t n = count;
     if (ahead == ask_ahead::sixteen_updates) {
       constexpr std::size_t distance = 16;
-      for (std::size_t k = 0; k < count; ++k) {
-        if (k + distance < count)
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k + distance < n)
           __builtin_prefetch(to + offset(k + distance), 1);
         T& e = to[offset(k)];
         e = f(e, value(k));
       }
       return;
     }
-    for (std::size_t k = 0; k < count; ++k) {
+    for (std::size_t k = 0; k < n; ++k) {
       T& e = to[offset(k)];
       e = f(e, value(k));
     }
