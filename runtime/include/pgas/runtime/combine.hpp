@@ -77,13 +77,19 @@ void with_combiner(reduce_op op, Body&& body) {
   body([op](const T& a, const T& b) { return combine(op, a, b); });
 }
 
-/// Whether combine_scattered asks for each element's line a few updates ahead. Measured on the
+/// Whether combine_scattered asks for each element's line some updates ahead. Measured on the
 /// Xeon VM (random updates into 16–128 MiB): where every update carries its own value, asking
 /// ahead made the loop 5–10 % slower (the processor already overlaps those misses, and the
 /// extra load of a later offset competes with the value's); where every update adds the same
 /// value (a histogram's counts) it cost nothing alone, and the histogram lost 5 % without it in
 /// one comparison, so it asks ahead there.
-enum class ask_ahead { no, sixteen_updates };
+enum class ask_ahead { no, yes };
+
+/// How many updates ahead combine_scattered asks, where it does. bench_histogram at bale's size
+/// (2^22 counters per image, one node), alternating with the loop that asked 16 ahead and read
+/// its count from memory: 16 lost 6 % once the count stayed in a register, 32 was even, 64 and
+/// 128 gained 3–6 % (through MPI and between the hosts 64 was even or ahead).
+inline constexpr std::size_t ask_ahead_distance = 64;
 
 /// to[offset(k)] = to[offset(k)] op value(k) for k < count: an owner applying a batch of
 /// updates with plain loads and stores.
@@ -101,11 +107,10 @@ void combine_scattered(T* to,
     // store when T is std::size_t's type (the store may alias it), which made a batch of
     // random 64-bit updates 10-15 % slower.
     const std::size_t n = count;
-    if (ahead == ask_ahead::sixteen_updates) {
-      constexpr std::size_t distance = 16;
+    if (ahead == ask_ahead::yes) {
       for (std::size_t k = 0; k < n; ++k) {
-        if (k + distance < n)
-          __builtin_prefetch(to + offset(k + distance), 1);
+        if (k + ask_ahead_distance < n)
+          __builtin_prefetch(to + offset(k + ask_ahead_distance), 1);
         T& e = to[offset(k)];
         e = f(e, value(k));
       }
