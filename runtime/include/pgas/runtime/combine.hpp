@@ -104,8 +104,8 @@ void combine_scattered(T* to,
     return;
   with_combiner<T>(op, [&](auto f) {
     // A copy no store can reach: read through the closure, `count` is loaded again after every
-    // store when T is std::size_t's type (the store may alias it), which made a batch of
-    // random 64-bit updates 10-15 % slower.
+    // store when T is a 64-bit integer, signed or not (the store may alias a std::size_t), which
+    // made a batch of random 64-bit updates 10-15 % slower.
     const std::size_t n = count;
     if (ahead == ask_ahead::yes) {
       for (std::size_t k = 0; k < n; ++k) {
