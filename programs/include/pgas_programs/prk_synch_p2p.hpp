@@ -2,9 +2,13 @@
 // The Parallel Research Kernels' Synch_p2p on pgas, shared by the synch_p2p example and its
 // benchmark. An m x n grid, A(0, j) = j and A(i, 0) = i, swept as
 // A(i, j) = A(i-1, j) + A(i, j-1) - A(i-1, j-1): a wavefront. The columns are split in blocks
-// over the images; each image keeps its block row by row with one ghost column in front. Before
-// row i an image needs A(i, first column - 1), which its left neighbour stores into that ghost
-// cell and announces with one event post per group of rows: point-to-point, no barrier. After
+// over the images; each image keeps its block row by row, and the column left of it in a ghost
+// column of its own. Before row i an image needs A(i, first column - 1), which its left
+// neighbour stores into that ghost column and announces with one event post per group of rows:
+// point-to-point, no barrier. The ghost column is a coarray apart from the grid, its cells
+// contiguous: the neighbour's stores then fill one cache line per eight rows, where a ghost cell
+// at the head of each row (as PRK's MPI program receives into) would take a line of the grid
+// from the image computing it at every row — on the neighbour's path, row after row. After
 // each sweep the last image hands A(m-1, n-1) to image 0, which sets A(0, 0) to its negative
 // (PRK's corner feedback, which orders the sweeps). After iterations + 1 sweeps A(m-1, n-1) is
 // (iterations + 1)(m + n - 2).
@@ -26,7 +30,8 @@ class synch_p2p {
         columns_{pgas::block{}.bind(n, pgas::num_images())},
         width_{max_width(columns_)},
         local_width_{columns_.local_size(me())},
-        grid_(m * (width_ + 1)) {
+        grid_(m * width_),
+        ghosts_(m) {
     const std::size_t first = columns_.first_of(me());
     for (std::size_t j = 0; j < local_width_; ++j) at(0, j) = static_cast<double>(first + j);
     for (std::size_t i = 0; i < m_; ++i)
@@ -72,14 +77,13 @@ class synch_p2p {
         }
       }
       if (!last_image) {
-        for (std::size_t i = i0; i < i1; ++i)
-          grid_(me() + 1)[i * (width_ + 1)] = at(i, local_width_ - 1);
+        for (std::size_t i = i0; i < i1; ++i) ghosts_(me() + 1)[i] = at(i, local_width_ - 1);
         row_ready_.post(me() + 1);
       }
     }
     if (last_image) {
-      // Image 0's A(0, 0) is the first cell after its ghost.
-      grid_(0)[1] = -at(m_ - 1, local_width_ - 1);
+      // Image 0's A(0, 0) is the first cell of its block.
+      grid_(0)[0] = -at(m_ - 1, local_width_ - 1);
       corner_ready_.post(0);
     }
     ++sweeps_;
@@ -98,9 +102,10 @@ class synch_p2p {
     for (std::size_t img = 0; img < d.images(); ++img) w = std::max(w, d.local_size(img));
     return w;
   }
-  // Row i of this image's block: the ghost cell, then local_width_ cells.
-  double& ghost(std::size_t i) { return grid_.local()[i * (width_ + 1)]; }
-  double& at(std::size_t i, std::size_t j) { return grid_.local()[i * (width_ + 1) + 1 + j]; }
+  // A(i, first column - 1), as the left neighbour stored it.
+  double& ghost(std::size_t i) { return ghosts_.local()[i]; }
+  // Row i of this image's block: local_width_ cells of a row width_ long.
+  double& at(std::size_t i, std::size_t j) { return grid_.local()[i * width_ + j]; }
 
   std::size_t m_;
   std::size_t group_;
@@ -108,6 +113,7 @@ class synch_p2p {
   std::size_t width_;        // the widest block, so every image's copy has the same size
   std::size_t local_width_;  // this image's block (a member: the inner loop must not call out)
   pgas::coarray<double[]> grid_;
+  pgas::coarray<double[]> ghosts_;  // A(i, first column - 1) for every row i
   pgas::event row_ready_;
   pgas::event corner_ready_;
   std::size_t sweeps_ = 0;
