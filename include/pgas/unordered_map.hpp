@@ -12,6 +12,7 @@
 #include <pgas/dist_object.hpp>
 #include <pgas/future.hpp>
 #include <pgas/rpc.hpp>
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/environment.hpp>
@@ -485,17 +486,24 @@ class unordered_map {
   // what went beside the table. Slots are reached at random in a table larger than the caches:
   // applied one at a time, each update would wait out its first probe's miss before the next
   // could start (the probe's branch on the slot's state is not predictable), so each update's
-  // home slot is asked for sixteen updates ahead and the misses overlap.
+  // home slot is asked for some updates ahead (runtime/ask_ahead.hpp) and the misses overlap.
   template <class Get>
   void apply_updates(std::size_t count, Get get) {
-    constexpr std::size_t ahead = 16;
     const std::span<slot> slots = table_.local();
     const std::size_t last = slots.size() - 1;  // a power of two, less one
-    for (std::size_t k = 0; k < count; ++k) {
-      if (k + ahead < count)
-        __builtin_prefetch(&slots[home_of_hash(hash_of(get(k + ahead).key)) & last], 1);
-      apply_update(get(k));
-    }
+    runtime::for_each_piece_asking_ahead(
+        runtime::scattered_loop::map_updates, count,
+        [&](std::size_t first, std::size_t end, std::size_t ahead) {
+          // Copies no store into a slot can reach (its 64-bit words alias a std::size_t).
+          const std::size_t total = count;
+          const std::size_t mask = last;
+          slot* const base = slots.data();
+          for (std::size_t k = first; k < end; ++k) {
+            if (ahead != 0 && k + ahead < total)
+              __builtin_prefetch(&base[home_of_hash(hash_of(get(k + ahead).key)) & mask], 1);
+            apply_update(get(k));
+          }
+        });
     publish_spill();
   }
   // Tells other images' find() whether to ask this owner about keys beside its table.

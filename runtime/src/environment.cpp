@@ -1,3 +1,4 @@
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
@@ -159,6 +160,22 @@ environment::environment(int& argc, char**& argv) : impl_{std::make_unique<impl>
   start(&argc, &argv);
 }
 
+namespace {
+// Runs `validate` (a setting's check, throwing usage_error) and throws on every image if it
+// threw on any: its own message where it did, `elsewhere` on the others.
+template <class Validate>
+void refuse_everywhere_unless_valid(Validate validate, const char* elsewhere, MPI_Comm world) {
+  std::string bad;
+  try {
+    validate();
+  } catch (const usage_error& e) {
+    bad = e.what();
+  }
+  if (!runtime::everyone(bad.empty(), world))
+    throw usage_error(bad.empty() ? elsewhere : bad);
+}
+}  // namespace
+
 void environment::start(int* argc, char*** argv) {
   if (current != nullptr)
     throw usage_error("a pgas::environment already exists; create only one");
@@ -188,40 +205,20 @@ void environment::start(int* argc, char*** argv) {
   s.oversubscribed = node.images > node.cores;
   runtime::window_pool::start(s.world, node.images, s.size);
   runtime::statistics::start_from_environment();
-  // Bad cache sizes given in the environment: every image refuses, not only those given them.
-  std::string bad_caches;
-  try {
-    runtime::check_cache_settings();
-  } catch (const usage_error& e) {
-    bad_caches = e.what();
-  }
-  if (!runtime::everyone(bad_caches.empty(), s.world)) {
-    throw usage_error(bad_caches.empty() ? "PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is "
-                                           "not a positive number of bytes on another image"
-                                         : bad_caches);
-  }
-  // Likewise a bad PGAS_WATCHDOG.
-  std::string bad_watchdog;
-  try {
-    runtime::watchdog::configure();
-  } catch (const usage_error& e) {
-    bad_watchdog = e.what();
-  }
-  if (!runtime::everyone(bad_watchdog.empty(), s.world)) {
-    throw usage_error(bad_watchdog.empty()
-                          ? "PGAS_WATCHDOG is not a number of seconds on another image"
-                          : bad_watchdog);
-  }
-  // Likewise a bad PGAS_CHECK.
-  std::string bad_check;
-  try {
-    runtime::race_check::configure(s.world);
-  } catch (const usage_error& e) {
-    bad_check = e.what();
-  }
-  if (!runtime::everyone(bad_check.empty(), s.world)) {
-    throw usage_error(bad_check.empty() ? "PGAS_CHECK is not 0 or 1 on another image" : bad_check);
-  }
+  // Bad settings in the environment: every image refuses, not only those given them.
+  refuse_everywhere_unless_valid(
+      runtime::check_cache_settings,
+      "PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is not a positive number of bytes on "
+      "another image",
+      s.world);
+  refuse_everywhere_unless_valid(runtime::watchdog::configure,
+                                 "PGAS_WATCHDOG is not a number of seconds on another image",
+                                 s.world);
+  refuse_everywhere_unless_valid([&s] { runtime::race_check::configure(s.world); },
+                                 "PGAS_CHECK is not 0 or 1 on another image", s.world);
+  refuse_everywhere_unless_valid(
+      runtime::check_ask_ahead_setting,
+      "PGAS_ASK_AHEAD is not one of the distances it may be on another image", s.world);
   runtime::messages::start(
       s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;

@@ -1,4 +1,5 @@
 // The counters' switch, and the table the environment prints when it ends.
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/stats.hpp>
 
@@ -23,7 +24,9 @@ void start_from_environment() {
 
 namespace {
 
-constexpr int fields = 23;
+constexpr int transfer_fields = 23;
+// Then how far ahead each kind of scattered loop asks (ask_ahead.hpp), -1 while it is trying.
+constexpr int fields = transfer_fields + static_cast<int>(scattered_loop_kinds);
 
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {
@@ -40,6 +43,10 @@ void flatten(const rma_stats& s, double* out) {
   out[k++] = static_cast<double>(s.windows_created);
   out[k++] = static_cast<double>(s.windows_from_pool);
   out[k++] = static_cast<double>(s.windows_freed);
+  for (std::size_t kind = 0; kind < scattered_loop_kinds; ++kind) {
+    const ask_ahead_tuner& t = ask_ahead_for(static_cast<scattered_loop>(kind));
+    out[k++] = t.chosen() ? static_cast<double>(t.distance()) : -1.0;
+  }
 }
 
 void print_row(const char* who, const double* f) {
@@ -47,6 +54,17 @@ void print_row(const char* who, const double* f) {
   std::printf("%-6s", who);
   for (int k = 0; k < 18; k += 2) std::printf(" %10.0f %9.2f", f[k], f[k + 1] / (1024.0 * 1024.0));
   std::printf(" %8.0f %9.4f %7.0f %6.0f %6.0f\n", f[18], f[19], f[20], f[21], f[22]);
+}
+
+void print_distances(int image, const double* f) {
+  std::printf("%-6d", image);
+  for (int k = transfer_fields; k < fields; ++k) {
+    if (f[k] < 0)
+      std::printf(" %16s", "trying");
+    else
+      std::printf(" %16.0f", f[k]);
+  }
+  std::printf("\n");
 }
 
 }  // namespace
@@ -82,6 +100,13 @@ void print_table(MPI_Comm comm) {
     print_row(who, row);
   }
   print_row("total", total.data());
+  std::printf(
+      "how many iterations ahead loops over scattered memory ask for lines, as each image chose "
+      "(PGAS_ASK_AHEAD fixes it)\n");
+  std::printf("%-6s %16s %16s %16s %16s %16s\n", "image", "updates", "counts", "in place",
+              "owner reads", "map updates");
+  for (int r = 0; r < size; ++r)
+    print_distances(r, all.data() + static_cast<std::size_t>(r) * fields);
   std::fflush(stdout);
 }
 

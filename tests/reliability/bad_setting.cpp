@@ -1,7 +1,8 @@
 // A bad setting on one image only (the last) is refused by pgas::environment on every image,
 // with a usage_error; none goes on to wait for the others. The setting is the program's first
-// argument: `cache` (PGAS_SHARED_CACHE_BYTES=lots), `watchdog` (PGAS_WATCHDOG=soon) or `check`
-// (PGAS_CHECK=yes). Exits 0 only if this image was refused with the message its case calls for.
+// argument: `cache` (PGAS_SHARED_CACHE_BYTES=lots), `watchdog` (PGAS_WATCHDOG=soon), `check`
+// (PGAS_CHECK=yes) or `ask_ahead` (PGAS_ASK_AHEAD=50, not a distance it may be). Exits 0 only if
+// this image was refused with the message its case calls for.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -24,8 +25,9 @@ int main(int argc, char** argv) {
   };
   const bad b = setting == "watchdog"
                     ? bad{"PGAS_WATCHDOG", "soon", "PGAS_WATCHDOG must be a number of seconds"}
-                : setting == "check"
-                    ? bad{"PGAS_CHECK", "yes", "PGAS_CHECK must be 0 or 1"}
+                : setting == "check" ? bad{"PGAS_CHECK", "yes", "PGAS_CHECK must be 0 or 1"}
+                : setting == "ask_ahead"
+                    ? bad{"PGAS_ASK_AHEAD", "50", "PGAS_ASK_AHEAD must be one of 0, 8, 16"}
                     : bad{"PGAS_SHARED_CACHE_BYTES", "lots",
                           "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes"};
   const bool given_bad = rank == size - 1;

@@ -5,6 +5,7 @@
 // atomic instruction, and the memory accesses of the next ones overlap with it. Whether a
 // container's updates go this way is locality.hpp's choice (begin_updates_in_place).
 
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/reduce_op.hpp>
@@ -33,30 +34,37 @@ namespace pgas::detail {
   return runtime::core_cache_block_bytes();
 }
 
-/// Applies `*where op= value` for each add(where, value), each update a few adds after it was
-/// added: its cache line is asked for (prefetched) at once, so the memory accesses of the
-/// updates in between overlap. finish() applies the rest. T must be processor_atomic.
+/// Applies `*where op= value` for each add(where, value), each update some adds after it was
+/// added (as far as in-place updates run best on this machine, runtime/ask_ahead.hpp): its
+/// cache line is asked for (prefetched) at once, so the memory accesses of the updates in
+/// between overlap. finish(), once, applies the rest. T must be processor_atomic.
 template <class T>
 class in_place_combiner {
  public:
   /// The op must be defined on T (runtime::require_op_defined).
-  explicit in_place_combiner(runtime::reduce_op op) noexcept : op_{op} {}
+  explicit in_place_combiner(runtime::reduce_op op)
+      : op_{op}, tuner_(runtime::ask_ahead_for(runtime::scattered_loop::updates_in_place)) {
+    start_piece();
+  }
   void add(T* where, const T& value) noexcept {
-    slot& s = ring_[added_ % runtime::in_place_lookahead];
-    if (added_ >= runtime::in_place_lookahead)
+    if (trying_ && in_piece_ == runtime::ask_ahead_tuner::sample_items) {
+      end_piece();
+      start_piece();
+    }
+    ++in_piece_;
+    if (ahead_ == 0) {
+      (void)runtime::fetch_and_combine_in_place(where, value, op_);
+      return;
+    }
+    slot& s = ring_[in_piece_ & mask_];
+    if (in_piece_ > ahead_)
       (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
     __builtin_prefetch(where, 1);
     s = {where, value};
-    ++added_;
   }
   void finish() noexcept {
+    end_piece();
     runtime::statistics::count_many(&rma_stats::in_place_updates, added_, added_ * sizeof(T));
-    const std::size_t first =
-        added_ > runtime::in_place_lookahead ? added_ - runtime::in_place_lookahead : 0;
-    for (std::size_t k = first; k < added_; ++k) {
-      const slot& s = ring_[k % runtime::in_place_lookahead];
-      (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
-    }
     added_ = 0;
   }
 
@@ -65,9 +73,35 @@ class in_place_combiner {
     T* where;
     T value;
   };
+  void start_piece() noexcept {
+    piece_ = tuner_.begin();
+    trying_ = !tuner_.chosen();
+    ahead_ = piece_.distance;
+    mask_ = ahead_ == 0 ? 0 : ahead_ - 1;
+    in_piece_ = 0;
+  }
+  // Applies the piece's updates still in the ring, and times the piece if it is tried.
+  void end_piece() noexcept {
+    if (ahead_ != 0) {
+      for (std::size_t k = in_piece_ > ahead_ ? in_piece_ - ahead_ + 1 : 1; k <= in_piece_; ++k) {
+        const slot& s = ring_[k & mask_];
+        (void)runtime::fetch_and_combine_in_place(s.where, s.value, op_);
+      }
+    }
+    tuner_.end(piece_, in_piece_);
+    added_ += in_piece_;
+    in_piece_ = 0;
+  }
   runtime::reduce_op op_;
-  std::array<slot, runtime::in_place_lookahead> ring_{};
-  std::size_t added_ = 0;
+  runtime::ask_ahead_tuner& tuner_;
+  runtime::ask_ahead_tuner::batch piece_{};
+  bool trying_ = false;
+  std::size_t ahead_ = 0;  // a power of two, or 0
+  std::size_t mask_ = 0;
+  std::size_t in_piece_ = 0;  // updates added in this piece: the k-th (from 1) sits in k & mask_
+  std::size_t added_ = 0;     // in the pieces before
+  // Each slot is written before it is read: no need to clear 4 KiB per combiner.
+  std::array<slot, runtime::ask_ahead_tuner::largest_distance> ring_;
 };
 
 /// Applies `elements[i_u] op= value(u)` for the u-th index i_u of `indices` (any range of

@@ -191,7 +191,8 @@ bool exchanged_accumulate(
     const auto apply = [&](const std::uint32_t* at, const C* with, std::size_t count) {
       const auto offset = [at](std::size_t m) { return at[m]; };
       if constexpr (same) {
-        runtime::combine_scattered(local, count, op, offset, value, runtime::ask_ahead::yes);
+        runtime::combine_scattered(local, count, op, offset, value,
+                                   runtime::scattered_loop::counted_updates);
       } else {
         runtime::combine_scattered(local, count, op, offset,
                                    [with](std::size_t m) { return with[m]; });

@@ -1,6 +1,7 @@
 #pragma once
 // What two updates of one element amount to, so updates can be combined before they are sent.
 
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 
 #include <concepts>
@@ -77,49 +78,41 @@ void with_combiner(reduce_op op, Body&& body) {
   body([op](const T& a, const T& b) { return combine(op, a, b); });
 }
 
-/// Whether combine_scattered asks for each element's line some updates ahead. Measured on the
-/// Xeon VM (random updates into 16–128 MiB): where every update carries its own value, asking
-/// ahead made the loop 5–10 % slower (the processor already overlaps those misses, and the
-/// extra load of a later offset competes with the value's); where every update adds the same
-/// value (a histogram's counts) it cost nothing alone, and the histogram lost 5 % without it in
-/// one comparison, so it asks ahead there.
-enum class ask_ahead { no, yes };
-
-/// How many updates ahead combine_scattered asks, where it does. bench_histogram at bale's size
-/// (2^22 counters per image, one node), alternating with the loop that asked 16 ahead and read
-/// its count from memory: 16 lost 6 % once the count stayed in a register, 32 was even, 64 and
-/// 128 gained 3–6 % (through MPI and between the hosts 64 was even or ahead).
-inline constexpr std::size_t ask_ahead_distance = 64;
-
 /// to[offset(k)] = to[offset(k)] op value(k) for k < count: an owner applying a batch of
-/// updates with plain loads and stores.
+/// updates with plain loads and stores, asking for lines as far ahead as loops of `kind` run
+/// best on this machine (ask_ahead.hpp): updates_with_values, or counted_updates where every
+/// value is the same (the loop's iterations cost less, and it wants a longer distance).
 template <class T, class Offset, class Value>
 void combine_scattered(T* to,
                        std::size_t count,
                        reduce_op op,
                        Offset offset,
                        Value value,
-                       ask_ahead ahead = ask_ahead::no) {
+                       scattered_loop kind = scattered_loop::updates_with_values) {
   if (op == reduce_op::no_op)
     return;
   with_combiner<T>(op, [&](auto f) {
-    // A copy no store can reach: read through the closure, `count` is loaded again after every
-    // store when T is a 64-bit integer, signed or not (the store may alias a std::size_t), which
-    // made a batch of random 64-bit updates 10-15 % slower.
-    const std::size_t n = count;
-    if (ahead == ask_ahead::yes) {
-      for (std::size_t k = 0; k < n; ++k) {
-        if (k + ask_ahead_distance < n)
-          __builtin_prefetch(to + offset(k + ask_ahead_distance), 1);
-        T& e = to[offset(k)];
-        e = f(e, value(k));
-      }
-      return;
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-      T& e = to[offset(k)];
-      e = f(e, value(k));
-    }
+    for_each_piece_asking_ahead(kind, count,
+                                [&](std::size_t first, std::size_t last, std::size_t ahead) {
+                                  // Copies no store can reach: read through the closure, `count` is
+                                  // loaded again after every store when T is a 64-bit integer,
+                                  // signed or not (the store may alias a std::size_t), which made a
+                                  // batch of random 64-bit updates 10-15 % slower.
+                                  const std::size_t n = count;
+                                  if (ahead != 0) {
+                                    for (std::size_t k = first; k < last; ++k) {
+                                      if (k + ahead < n)
+                                        __builtin_prefetch(to + offset(k + ahead), 1);
+                                      T& e = to[offset(k)];
+                                      e = f(e, value(k));
+                                    }
+                                    return;
+                                  }
+                                  for (std::size_t k = first; k < last; ++k) {
+                                    T& e = to[offset(k)];
+                                    e = f(e, value(k));
+                                  }
+                                });
   });
 }
 

@@ -3,8 +3,6 @@
 // end, whatever carries it (a derived datatype, runs.hpp; a message to the owner,
 // owner_updates.hpp).
 
-#include <pgas/runtime/in_place_updates.hpp>
-
 #include <mpi.h>
 
 #include <algorithm>
@@ -59,38 +57,40 @@ class element_runs {
 
 namespace detail {
 // Calls f(origin element, target element) for each pair the two runs make, in order (both carry
-// the same number of elements), and touch(target element) a few target runs ahead: target runs
+// the same number of elements), and touch(target element) some target runs ahead: target runs
 // are often single random elements (scattered and aggregated updates), and asking for their
 // cache lines early lets the memory accesses overlap instead of waiting one after another.
-template <class F, class Touch>
-void for_each_paired_element(const element_runs& origin,
-                             const element_runs& target,
-                             F f,
-                             Touch touch) {
-  constexpr std::size_t ahead = in_place_lookahead;
+// in_pieces(n, body) calls body(first, last, ahead) over the target runs [0, n) in order, each
+// piece asking `ahead` runs ahead (none if 0): ask_ahead.hpp's for_each_piece_asking_ahead, or
+// one piece asking nothing.
+template <class F, class InPieces, class Touch>
+void for_each_paired_element(
+    const element_runs& origin, const element_runs& target, F f, InPieces in_pieces, Touch touch) {
   const auto& t_starts = target.starts();
   const auto& t_lengths = target.lengths();
   const auto& o_starts = origin.starts();
   const auto& o_lengths = origin.lengths();
   std::size_t o_run = 0;
   std::size_t o_done = 0;  // elements of origin run o_run already paired
-  for (std::size_t t_run = 0; t_run < t_starts.size(); ++t_run) {
-    if (t_run + ahead < t_starts.size())
-      touch(t_starts[t_run + ahead]);
-    for (std::size_t k = 0; k < t_lengths[t_run];) {
-      const std::size_t n = std::min(t_lengths[t_run] - k, o_lengths[o_run] - o_done);
-      for (std::size_t j = 0; j < n; ++j) {
-        f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j),
-          t_starts[t_run] + static_cast<MPI_Aint>(k + j));
-      }
-      k += n;
-      o_done += n;
-      if (o_done == o_lengths[o_run]) {
-        ++o_run;
-        o_done = 0;
+  in_pieces(t_starts.size(), [&](std::size_t first, std::size_t last, std::size_t ahead) {
+    for (std::size_t t_run = first; t_run < last; ++t_run) {
+      if (ahead != 0 && t_run + ahead < t_starts.size())
+        touch(t_starts[t_run + ahead]);
+      for (std::size_t k = 0; k < t_lengths[t_run];) {
+        const std::size_t n = std::min(t_lengths[t_run] - k, o_lengths[o_run] - o_done);
+        for (std::size_t j = 0; j < n; ++j) {
+          f(o_starts[o_run] + static_cast<MPI_Aint>(o_done + j),
+            t_starts[t_run] + static_cast<MPI_Aint>(k + j));
+        }
+        k += n;
+        o_done += n;
+        if (o_done == o_lengths[o_run]) {
+          ++o_run;
+          o_done = 0;
+        }
       }
     }
-  }
+  });
 }
 
 // Every pair for_each_paired_element visits, in order: origin positions and target offsets, for
@@ -109,7 +109,7 @@ inline element_pairs pairs_of(const element_runs& origin, const element_runs& ta
         p.origin.push_back(a);
         p.target.push_back(b);
       },
-      [](MPI_Aint) {});
+      [](std::size_t n, auto&& body) { body(0, n, 0); }, [](MPI_Aint) {});
   return p;
 }
 }  // namespace detail

@@ -32,11 +32,6 @@ inline constexpr bool processor_atomic =
     ((std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
      std::is_floating_point_v<T>)&&std::atomic_ref<T>::is_always_lock_free;
 
-/// How many updates ahead a batch of in-place updates asks for the memory it will update: far
-/// enough for a random access's cache and TLB miss to be over when its turn comes (measured
-/// with HPCC RandomAccess on a 64 MiB table: 8 ahead reached 0.6 of 32 ahead's rate).
-inline constexpr std::size_t in_place_lookahead = 32;
-
 /// Throws usage_error for an op MPI does not define on T: bitwise and logical ops on floating
 /// point (MPI-4.1 §6.9.2); the runtime asks before every accumulate, on either path.
 template <class T>

@@ -13,6 +13,7 @@
 // completes those that went through MPI; batches for the owner to apply go ahead of it on the
 // engine's ordered channel), so an image reads its own writes, as with MPI_Get.
 
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
@@ -105,12 +106,15 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
                           .data();
   std::memcpy(answer, &h.answer, sizeof h.answer);
   std::byte* values = answer + sizeof(std::uint64_t);
-  constexpr std::size_t ahead = 16;
-  for (std::size_t k = 0; k < h.count; ++k) {
-    if (k + ahead < h.count)
-      __builtin_prefetch(from + offset(k + ahead), 0);
-    std::memcpy(values + k * sizeof(T), from + offset(k), sizeof(T));
-  }
+  const std::size_t count = h.count;
+  for_each_piece_asking_ahead(scattered_loop::owner_reads, count,
+                              [&](std::size_t first, std::size_t last, std::size_t ahead) {
+                                for (std::size_t k = first; k < last; ++k) {
+                                  if (ahead != 0 && k + ahead < count)
+                                    __builtin_prefetch(from + offset(k + ahead), 0);
+                                  std::memcpy(values + k * sizeof(T), from + offset(k), sizeof(T));
+                                }
+                              });
   statistics::count_many(&rma_stats::owner_reads, h.count, h.count * sizeof(T));
 }
 
@@ -358,13 +362,24 @@ class listed_reads {
     messages::flush(q.owner);
     (void)messages::progress();
   }
-  void copy_own(const queue& q, std::size_t n) {
-    constexpr std::size_t ahead = 16;
-    for (std::size_t k = 0; k < n; ++k) {
-      if (k + ahead < n)
-        __builtin_prefetch(own_part_ + q.offsets[k + ahead], 0);
-      into_[q.positions[k]] = own_part_[q.offsets[k]];
-    }
+  // Out of line: inlined, its calls to the distance's tuner sat in the loop that queues every
+  // index, which then kept its values on the stack (the gather through MPI ran 7 % slower).
+  [[gnu::noinline]] void copy_own(const queue& q, std::size_t n) {
+    // Copies no store of a T can reach (a long aliases the count, whatever holds the pointers):
+    // reread after every element, they made the loop slower.
+    T* const into = into_;
+    const T* const own = own_part_;
+    const std::uint32_t* const positions = q.positions.get();
+    const Offset* const offsets = q.offsets.get();
+    for_each_piece_asking_ahead(scattered_loop::owner_reads, n,
+                                [=](std::size_t first, std::size_t last, std::size_t ahead) {
+                                  const std::size_t total = n;
+                                  for (std::size_t k = first; k < last; ++k) {
+                                    if (ahead != 0 && k + ahead < total)
+                                      __builtin_prefetch(own + offsets[k + ahead], 0);
+                                    into[positions[k]] = own[offsets[k]];
+                                  }
+                                });
   }
   window& w_;
   T* into_;

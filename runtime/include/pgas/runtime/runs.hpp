@@ -3,6 +3,7 @@
 // consecutive elements at the origin and at the target, and each side travels as one derived
 // datatype (MPI_Type_create_hindexed), so one call moves them all (MPI-4.1 §12.3, §5.1).
 
+#include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
@@ -222,6 +223,9 @@ std::optional<window::access> start_accumulate_runs(window& w,
                 origin, target_runs,
                 [&](MPI_Aint o, MPI_Aint t) {
                   (void)fetch_and_combine_in_place(to + t, from[o], op);
+                },
+                [](std::size_t n, auto&& body) {
+                  for_each_piece_asking_ahead(scattered_loop::updates_in_place, n, body);
                 },
                 [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
           },
