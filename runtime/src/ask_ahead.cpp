@@ -60,7 +60,7 @@ constexpr std::size_t start_of(scattered_loop kind) noexcept {
 
 ask_ahead_tuner::ask_ahead_tuner(std::size_t start) noexcept : current_(index_of(start)) {
   if (current_ == candidates.size()) {
-    current_ = index_of(largest_distance);  // not reached: every start is a candidate
+    current_ = index_of(largest_distance);  // not reached: every start given is a candidate
     chosen_ = true;
   }
 }

@@ -2,8 +2,8 @@
 // How far ahead a loop over scattered memory asks for the cache lines it will reach. The best
 // distance is the machine's: a miss's latency against an iteration's time, and whether the
 // processor already overlaps the misses on its own. So no distance is fixed here: each kind of
-// loop starts from one and, on its own first large batches, times the others, keeping one only
-// where the loop ran measurably faster with it.
+// loop starts from one and, timing its own first iterations, moves to another only where the
+// loop ran measurably faster with it.
 
 #include <array>
 #include <cstddef>
@@ -42,9 +42,9 @@ class ask_ahead_tuner {
   static constexpr double required_gain = 0.03;
   static constexpr std::size_t samples_per_round = 5;
 
-  /// Starts at `start`, one of the candidates (anything else is kept, as fixed() keeps it).
+  /// Starts at `start`, one of the candidates (anything else: fixed at largest_distance).
   explicit ask_ahead_tuner(std::size_t start) noexcept;
-  /// Fixed at `distance` (a power of two up to largest_distance, or 0): nothing is timed.
+  /// Fixed at `distance`, one of the candidates: nothing is timed.
   [[nodiscard]] static ask_ahead_tuner fixed(std::size_t distance) noexcept;
 
   /// What one piece runs at, and when it started if it is timed.
