@@ -87,7 +87,7 @@ ask_ahead_tuner::batch ask_ahead_tuner::begin() noexcept {
   return {candidates[candidate_of_sample(sample_)], now_ns()};
 }
 
-void ask_ahead_tuner::end(const batch& b, std::size_t items) noexcept {
+void ask_ahead_tuner::end(batch b, std::size_t items) noexcept {
   if (b.started_ns < 0 || chosen_)
     return;
   timed_ns_ += now_ns() - b.started_ns;

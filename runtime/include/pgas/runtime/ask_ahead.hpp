@@ -54,7 +54,7 @@ class ask_ahead_tuner {
   };
   [[nodiscard]] batch begin() noexcept;
   /// Ends a piece begin() gave, which ran `items` iterations.
-  void end(const batch& b, std::size_t items) noexcept;
+  void end(batch b, std::size_t items) noexcept;
   /// Records the time per iteration of the sample begin() runs now (what end() does with the
   /// clock's figures once they cover sample_items), and moves on to the next.
   void record(double ns_per_item) noexcept;
