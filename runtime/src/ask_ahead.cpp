@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace pgas::runtime {
 
@@ -16,9 +17,10 @@ std::int64_t now_ns() noexcept {
       .count();
 }
 
+// The largest candidate not above `distance` (the first is 0).
 std::size_t index_of(std::size_t distance) noexcept {
   const auto& c = ask_ahead_tuner::candidates;
-  return static_cast<std::size_t>(std::find(c.begin(), c.end(), distance) - c.begin());
+  return static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), distance) - c.begin()) - 1;
 }
 
 // PGAS_ASK_AHEAD's distance, or -1 when unset; usage_error unless it is a candidate.
@@ -59,10 +61,6 @@ constexpr std::size_t start_of(scattered_loop kind) noexcept {
 }  // namespace
 
 ask_ahead_tuner::ask_ahead_tuner(std::size_t start) noexcept : current_(index_of(start)) {
-  if (current_ == candidates.size()) {
-    current_ = index_of(largest_distance);  // not reached: every start given is a candidate
-    chosen_ = true;
-  }
 }
 
 ask_ahead_tuner ask_ahead_tuner::fixed(std::size_t distance) noexcept {
@@ -144,17 +142,17 @@ void ask_ahead_tuner::judge_step() noexcept {
 }
 
 ask_ahead_tuner& ask_ahead_for(scattered_loop kind) {
-  static std::array<ask_ahead_tuner, scattered_loop_kinds> tuners = [] {
+  static std::array<ask_ahead_tuner, scattered_loop_kinds> tuners =
+      []<std::size_t... K>(std::index_sequence<K...>) {
     const long given = distance_from_environment();
     const auto make = [given](scattered_loop k) {
       return given >= 0 ? ask_ahead_tuner::fixed(static_cast<std::size_t>(given))
                         : ask_ahead_tuner(start_of(k));
     };
     return std::array<ask_ahead_tuner, scattered_loop_kinds>{
-        make(scattered_loop::updates_with_values), make(scattered_loop::counted_updates),
-        make(scattered_loop::updates_in_place), make(scattered_loop::owner_reads),
-        make(scattered_loop::map_updates)};
-  }();
+        make(static_cast<scattered_loop>(K))...};
+  }
+  (std::make_index_sequence<scattered_loop_kinds>{});
   return tuners[static_cast<std::size_t>(kind)];
 }
 

@@ -19,7 +19,8 @@ enum class scattered_loop : unsigned char {
   owner_reads,          // an owner reading the elements a request names
   map_updates,          // unordered_map's owner applying async updates into its slots
 };
-inline constexpr std::size_t scattered_loop_kinds = 5;
+inline constexpr std::size_t scattered_loop_kinds =
+    static_cast<std::size_t>(scattered_loop::map_updates) + 1;
 
 /// Chooses one loop's distance by timing the loop itself, climbing from the starting distance:
 /// a step times pieces at the current distance and at its two neighbours among the candidates,
@@ -42,9 +43,9 @@ class ask_ahead_tuner {
   static constexpr double required_gain = 0.03;
   static constexpr std::size_t samples_per_round = 5;
 
-  /// Starts at `start`, one of the candidates (anything else: fixed at largest_distance).
+  /// Starts at `start` (between two candidates: at the lower).
   explicit ask_ahead_tuner(std::size_t start) noexcept;
-  /// Fixed at `distance`, one of the candidates: nothing is timed.
+  /// Fixed at `distance` (between two candidates: the lower): nothing is timed.
   [[nodiscard]] static ask_ahead_tuner fixed(std::size_t distance) noexcept;
 
   /// What one piece runs at, and when it started if it is timed.

@@ -90,6 +90,25 @@ void on_answer(std::size_t, std::span<const std::byte> payload) {
   --*r->outstanding;
 }
 
+// put(k, from[offset(k)]) for k < n: an owner's reads of the elements a request names (or an
+// image's of its own), each line asked for as far ahead as such reads run best here.
+template <class T, class Offset, class Put>
+void read_scattered(const T* from, std::size_t n, Offset offset, Put put) {
+  for_each_piece_asking_ahead(scattered_loop::owner_reads, n,
+                              [=](std::size_t first, std::size_t last, std::size_t ahead) {
+                                // Copies in the loop's own locals, which no store of a T can reach
+                                // (a long aliases a count): read from the closure after every
+                                // element, they made the loop slower.
+                                const T* const source = from;
+                                const std::size_t total = n;
+                                for (std::size_t k = first; k < last; ++k) {
+                                  if (ahead != 0 && k + ahead < total)
+                                    __builtin_prefetch(source + offset(k + ahead), 0);
+                                  put(k, source[offset(k)]);
+                                }
+                              });
+}
+
 // At the owner: reads the elements asked for, a few ahead in flight, and answers at once.
 template <class T>
 void on_request(std::size_t source, std::span<const std::byte> payload) {
@@ -106,15 +125,9 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
                           .data();
   std::memcpy(answer, &h.answer, sizeof h.answer);
   std::byte* values = answer + sizeof(std::uint64_t);
-  const std::size_t count = h.count;
-  for_each_piece_asking_ahead(scattered_loop::owner_reads, count,
-                              [&](std::size_t first, std::size_t last, std::size_t ahead) {
-                                for (std::size_t k = first; k < last; ++k) {
-                                  if (ahead != 0 && k + ahead < count)
-                                    __builtin_prefetch(from + offset(k + ahead), 0);
-                                  std::memcpy(values + k * sizeof(T), from + offset(k), sizeof(T));
-                                }
-                              });
+  detail::read_scattered(from, h.count, offset, [values](std::size_t k, const T& v) {
+    std::memcpy(values + k * sizeof(T), &v, sizeof(T));
+  });
   statistics::count_many(&rma_stats::owner_reads, h.count, h.count * sizeof(T));
 }
 
@@ -365,21 +378,12 @@ class listed_reads {
   // Out of line: inlined, its calls to the distance's tuner sat in the loop that queues every
   // index, which then kept its values on the stack (the gather through MPI ran 7 % slower).
   [[gnu::noinline]] void copy_own(const queue& q, std::size_t n) {
-    // Copies no store of a T can reach (a long aliases the count, whatever holds the pointers):
-    // reread after every element, they made the loop slower.
     T* const into = into_;
-    const T* const own = own_part_;
     const std::uint32_t* const positions = q.positions.get();
     const Offset* const offsets = q.offsets.get();
-    for_each_piece_asking_ahead(scattered_loop::owner_reads, n,
-                                [=](std::size_t first, std::size_t last, std::size_t ahead) {
-                                  const std::size_t total = n;
-                                  for (std::size_t k = first; k < last; ++k) {
-                                    if (ahead != 0 && k + ahead < total)
-                                      __builtin_prefetch(own + offsets[k + ahead], 0);
-                                    into[positions[k]] = own[offsets[k]];
-                                  }
-                                });
+    detail::read_scattered(
+        own_part_, n, [offsets](std::size_t k) { return offsets[k]; },
+        [into, positions](std::size_t k, const T& v) { into[positions[k]] = v; });
   }
   window& w_;
   T* into_;
