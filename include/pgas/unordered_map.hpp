@@ -18,6 +18,7 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/machine.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/prefetch.hpp>
 #include <pgas/runtime/watchdog.hpp>
 #include <pgas/sync.hpp>
 #include <pgas/vector.hpp>
@@ -500,7 +501,7 @@ class unordered_map {
           slot* const base = slots.data();
           for (std::size_t k = first; k < end; ++k) {
             if (ahead != 0 && k + ahead < total)
-              __builtin_prefetch(&base[home_of_hash(hash_of(get(k + ahead).key)) & mask], 1);
+              runtime::prefetch_for_write(&base[home_of_hash(hash_of(get(k + ahead).key)) & mask]);
             apply_update(get(k));
           }
         });

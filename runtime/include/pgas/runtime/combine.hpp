@@ -2,6 +2,7 @@
 // What two updates of one element amount to, so updates can be combined before they are sent.
 
 #include <pgas/runtime/ask_ahead.hpp>
+#include <pgas/runtime/prefetch.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 
 #include <concepts>
@@ -102,7 +103,7 @@ void combine_scattered(T* to,
                                   if (ahead != 0) {
                                     for (std::size_t k = first; k < last; ++k) {
                                       if (k + ahead < n)
-                                        __builtin_prefetch(to + offset(k + ahead), 1);
+                                        prefetch_for_write(to + offset(k + ahead));
                                       T& e = to[offset(k)];
                                       e = f(e, value(k));
                                     }

@@ -7,6 +7,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/prefetch.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/window.hpp>
 
@@ -227,7 +228,7 @@ std::optional<window::access> start_accumulate_runs(window& w,
                 [](std::size_t n, auto&& body) {
                   for_each_piece_asking_ahead(scattered_loop::updates_in_place, n, body);
                 },
-                [&](MPI_Aint t) { __builtin_prefetch(to + t, 1); });
+                [&](MPI_Aint t) { prefetch_for_write(to + t); });
           },
           origin.elements())) {
     return std::nullopt;
