@@ -4,11 +4,11 @@
 // Why not __builtin_prefetch(p, 1) alone: without a -march that includes PRFCHW, GCC and clang
 // emit a read prefetch for it on x86-64 (prefetcht0), which brings the line in shared when
 // another core holds it. An atomic or a store then waits for every other copy to be
-// invalidated, one line at a time: a histogram or gups on one node, whose images update each
-// other's tables, measured 18-20 ns an update that way against 8-10 with PREFETCHW (AMD EPYC
-// VM, 2 images), which asks for the line to own. Every x86-64 processor of the last decade has
-// PREFETCHW (Intel from Broadwell, AMD since its first); the one build serves the others too,
-// so the processor is asked once (CPUID) and the instruction used only where it has it.
+// invalidated, one line at a time. Where images update each other's tables on one node (gups),
+// a scratch loop of atomics measured 17-21 ns an update that way against 7-10 with PREFETCHW,
+// which asks for the line to own (AMD EPYC VM, 2 images). Intel has PREFETCHW from Broadwell,
+// AMD from its first x86-64; one build must serve older processors too, so the processor is
+// asked once (CPUID) and the instruction used only where it has it.
 
 namespace pgas::runtime {
 
