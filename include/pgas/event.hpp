@@ -7,6 +7,7 @@
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
+#include <pgas/runtime/signal.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/watchdog.hpp>
 #include <pgas/runtime/window.hpp>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pgas {
 
@@ -24,20 +26,25 @@ namespace pgas {
 class event {
  public:
   /// Collective over the team in force: every image's count starts at 0.
-  event() : counts_(0), clocks_(runtime::current_comm()) {
-    counts_.window(detail::internal).reached_only_through_owner();
-  }
+  event() : event(current_team()) {}
   /// Collective over team t: post(img) names t's images.
-  explicit event(const team& t) : counts_(t, 0), clocks_(t.native()) {
+  explicit event(const team& t)
+      : length_{runtime::signal_row_length(t.num_images())},
+        counts_(t, length_, 0),
+        posted_(length_ == t.num_images() ? length_ : 0),
+        clocks_(t.native()) {
     counts_.window(detail::internal).reached_only_through_owner();
   }
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
   void post(std::size_t img) {
-    const global_ptr<std::int64_t> count = counts_(img).address();
+    const global_ptr<std::int64_t> row = counts_(img)[0].address();
     clocks_.send(static_cast<int>(img));  // completed with this image's writes, before the count
-    detail::add_after_writes(count, 1);
+    // Each poster's own total where each has a counter in the row, else 1 added to the one.
+    const std::size_t me = counts_.team().rank();
+    const std::int64_t total = posted_.empty() ? 1 : ++posted_[img];
+    detail::signal_after_writes(row, length_, me, total);
   }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
   /// usage_error for n < 1.
@@ -48,8 +55,7 @@ class event {
     if (n < 1)
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +
                         std::to_string(n));
-    global_ref<std::int64_t> count = counts_(counts_.team().rank());
-    runtime::messages::progress_until([&] { return count.atomic_load() - taken_ >= n; });
+    runtime::messages::progress_until([&] { return query() >= n; });
     taken_ += n;
     clocks_.receive(static_cast<int>(counts_.team().rank()));
     // The posters' writes completed before their posts; this orders this image's later loads.
@@ -57,13 +63,16 @@ class event {
   }
   /// This image's count now, without waiting. Local.
   [[nodiscard]] std::int64_t query() const {
-    return counts_(counts_.team().rank()).atomic_load() - taken_;
+    return detail::signals_received(counts_(counts_.team().rank())[0].address(), length_) - taken_;
   }
 
  private:
   // Every post ever made to this image, which only posters change: a wait takes its n off in
-  // taken_, here, instead of a read-modify-write of the line the posters update.
-  coarray<std::int64_t> counts_;
+  // taken_, here, instead of a read-modify-write of the counts the posters update. On one node
+  // each poster has a count of its own here (runtime/signal.hpp), elsewhere all share one.
+  std::size_t length_;
+  coarray<std::int64_t[]> counts_;
+  std::vector<std::int64_t> posted_;  // by image posted to, where each poster may have a count
   std::int64_t taken_ = 0;
   runtime::race_check::clock_boxes clocks_;  // what the posters did, for the race checker
 };

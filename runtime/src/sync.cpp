@@ -54,8 +54,8 @@ void sync_memory() {
   complete_and_quiesce(complete_all_windows);
 }
 
-void sync_memory_before_atomic_in_place() {
-  complete_and_quiesce(complete_all_windows_before_atomic_in_place);
+void sync_memory_before_signal_in_place() {
+  complete_and_quiesce(complete_all_windows_before_signal_in_place);
 }
 
 void sync_memory_before_message_to(std::size_t destination) {

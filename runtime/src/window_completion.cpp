@@ -47,9 +47,10 @@ class memory_sync {
 
 // Completes what MPI carries on every window in the passive epoch and orders its memory; with
 // `await_batches`, also waits until owners have applied the batches sent to them. With
-// `atomic_follows` the caller's next step is a processor atomic, itself a full memory barrier,
-// which stands in for the barrier owed here.
-void complete_windows(bool await_batches, bool atomic_follows) {
+// `ordered_by_signal` the caller's next step is a signal written in place — a processor atomic,
+// itself a full memory barrier, or a release store read with an acquire load — which stands in
+// for the barrier owed here (sync.hpp).
+void complete_windows(bool await_batches, bool ordered_by_signal) {
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   memory_sync sync;
   for (window_state* s : live_windows()) {
@@ -68,7 +69,7 @@ void complete_windows(bool await_batches, bool atomic_follows) {
     s->completed();
     sync.add(*s);
   }
-  if (sync.barrier_owed() && !atomic_follows)
+  if (sync.barrier_owed() && !ordered_by_signal)
     std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 }  // namespace
@@ -81,7 +82,7 @@ void complete_windows_before_message() {
   complete_windows(false, false);
 }
 
-void complete_all_windows_before_atomic_in_place() {
+void complete_all_windows_before_signal_in_place() {
   complete_windows(true, true);
 }
 

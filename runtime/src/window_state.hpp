@@ -32,9 +32,10 @@ struct window_state {
   bool owner_applies = false;
   // window::reached_only_through_owner: others never reach this memory through MPI RMA — the
   // owner applies their updates, or (a shared window in its passive epoch) every image applies
-  // them in place with the processor's atomics, each a full memory barrier, which MPI-4.1
-  // §12.2.3 accepts in place of MPI_Win_sync for a shared window — so a sync point skips its
-  // MPI_Win_sync (complete_windows reads this in the passive epoch only).
+  // them in place with atomic accesses that order themselves (processor atomics, release
+  // stores read with acquire loads), which MPI-4.1 §12.2.3 leaves to the processes on a shared
+  // window — so a sync point skips its MPI_Win_sync (complete_windows reads this in the
+  // passive epoch only).
   bool only_through_owner = false;
   [[nodiscard]] bool needs_memory_sync() const noexcept {
     return !(only_through_owner && (owner_applies || flavor == window_flavor::shared));

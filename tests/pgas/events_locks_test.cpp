@@ -45,6 +45,31 @@ TEST(Event, every_post_of_many_concurrent_posters_is_counted) {
   EXPECT_EQ(ev.query(), 0);
 }
 
+// Posts to several images, interleaved: each image's count is its own. On one node each
+// poster keeps a running total per image it posts to (runtime/signal.hpp); one total for all of
+// them would count a post to one image as several at another.
+TEST(Event, posts_to_several_images_are_counted_at_each) {
+  pgas::event ev;
+  // Image j gets j + 1 posts from every image, round after round in image order.
+  for (std::size_t round = 0; round < images(); ++round) {
+    for (std::size_t j = 0; j < images(); ++j) {
+      if (round <= j)
+        ev.post(j);
+    }
+  }
+  const auto mine = static_cast<std::int64_t>((me() + 1) * images());
+  ev.wait(mine);
+  EXPECT_EQ(ev.query(), 0);
+  pgas::sync_all();
+  EXPECT_EQ(ev.query(), 0);
+  pgas::sync_all();  // nobody posts again before everyone has looked
+  // Again, in the other order: the totals go on from where they were.
+  for (std::size_t j = images(); j-- > 0;) ev.post(j);
+  ev.wait(static_cast<std::int64_t>(images()));
+  pgas::sync_all();
+  EXPECT_EQ(ev.query(), 0);
+}
+
 TEST(Event, what_the_poster_wrote_is_visible_after_the_wait) {
   pgas::event ev;
   pgas::array<long> data(4 * images());

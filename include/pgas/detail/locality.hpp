@@ -212,11 +212,33 @@ requires(!std::is_const_v<T>) void store(const global_ptr<T>& p,
   }
 }
 
-/// *p += v once every write this image made before is complete and visible (an event post):
-/// through the owner's engine without a round trip where the owner applies updates. Local.
-inline void add_after_writes(const global_ptr<std::int64_t>& p, std::int64_t v) {
-  note_access(p, 1, race_access::update);
-  runtime::add_after_writes(*p.window(internal), rank_of(p), p.displacement(internal), v);
+/// The row of `length` signal counters that starts at `first` (runtime/signal.hpp).
+template <class Counter>
+runtime::signal_row signal_row_at(const global_ptr<Counter>& first, std::size_t length) {
+  return {first.displacement(internal), first.step(internal), length};
+}
+
+/// Tells the owner of the signal row at `row` (`length` counters) that this image, signaller
+/// `signaller`, has now signalled `total` times, once every write this image made before is
+/// complete and visible (an event post): a store of its own counter where every image's memory
+/// is mapped, a message to the owner without a round trip where the owner applies updates.
+/// Local.
+inline void signal_after_writes(const global_ptr<std::int64_t>& row,
+                                std::size_t length,
+                                std::size_t signaller,
+                                std::int64_t total) {
+  note_access(row, length, race_access::update);
+  runtime::signal_after_writes(*row.window(internal), rank_of(row), signal_row_at(row, length),
+                               signaller, total);
+}
+
+/// The signals this image's row at `row` (`length` counters) has received in all; the
+/// signallers' writes before them are visible to this image's loads once the caller has also
+/// synced its window memory. Local.
+[[nodiscard]] inline std::int64_t signals_received(const global_ptr<const std::int64_t>& row,
+                                                   std::size_t length) {
+  note_access(row, length, race_access::update);
+  return runtime::signals_received(*row.window(internal), signal_row_at(row, length));
 }
 
 /// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be

@@ -16,10 +16,12 @@ void sync_all(MPI_Comm comm);
 /// waits until every message it sent has been handled (messages::quiesce).
 void sync_memory();
 
-/// What sync_memory() does, for a processor atomic issued right after it (an update applied in
-/// place on a shared window): the atomic is a full memory barrier, which stands in for the one
-/// sync_memory() issues for windows whose memory is one copy. Local.
-void sync_memory_before_atomic_in_place();
+/// What sync_memory() does, for a signal written in place on a shared window right after it — a
+/// processor atomic (a full memory barrier) or a release store — which stands in for the barrier
+/// sync_memory() issues for windows whose memory is one copy: either orders this process's
+/// earlier loads and stores before itself for the process that reads it (with an acquire load),
+/// all that a signal promises. Local.
+void sync_memory_before_signal_in_place();
 
 /// What sync_memory() does, for a message to world rank `destination` sent right after it that
 /// tells it these writes are done: the same, except that this process's messages to

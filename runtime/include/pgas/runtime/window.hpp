@@ -225,10 +225,11 @@ class window {
   [[nodiscard]] bool owner_applies_updates() const;
   /// Says that other processes reach this window's memory only through updates (an event's
   /// counts: posted to, never read or written with MPI RMA), so that while the owner applies
-  /// them, or while every image applies them in place with the processor's atomics on a shared
-  /// window, no sync point needs MPI_Win_sync on it (MPI-4.1 §12.7: it orders a process's own
-  /// loads and stores against RMA of others, of which there is none; §12.2.3: on a shared
-  /// window a memory barrier, which each such atomic is, serves as well). Local; for the life
+  /// them, or while every image applies them in place on a shared window (processor atomics,
+  /// or a signal's release stores read with acquire loads), no sync point needs MPI_Win_sync on
+  /// it (MPI-4.1 §12.7: it orders a process's own loads and stores against RMA of others, of
+  /// which there is none; §12.2.3: on a shared window the processes order their loads and
+  /// stores themselves, which those atomic accesses do). Local; for the life
   /// of this container (a pooled window forgets it).
   void reached_only_through_owner();
   /// Where this process's own exposed memory at `disp` is, for `bytes` (checked) updated with
@@ -272,9 +273,10 @@ void complete_all_windows();
 /// writes are done, and who waits for the batches it sent to owners (owner_updates.hpp) itself.
 /// Local.
 void complete_windows_before_message();
-/// complete_all_windows() for a caller whose next step is a processor atomic, a full memory
-/// barrier, which stands in for the barrier (MPI-4.1 §12.2.3). Local.
-void complete_all_windows_before_atomic_in_place();
+/// complete_all_windows() for a caller whose next step is a signal written in place (a processor
+/// atomic or a release store, signal.hpp), which stands in for the barrier (MPI-4.1 §12.2.3).
+/// Local.
+void complete_all_windows_before_signal_in_place();
 /// Orders the memory of every live window in the passive epoch, as complete_all_windows() does,
 /// without completing anything. Local.
 void sync_all_window_memory();
