@@ -31,7 +31,7 @@ class event {
   explicit event(const team& t)
       : length_{runtime::signal_row_length(t.num_images())},
         counts_(t, length_, 0),
-        posted_(length_ == t.num_images() ? length_ : 0),
+        posted_(runtime::each_signaller_counts_alone(length_, t.num_images()) ? length_ : 0),
         clocks_(t.native()) {
     counts_.window(detail::internal).reached_only_through_owner();
   }

@@ -33,6 +33,14 @@ namespace pgas::runtime {
   return world_shares_memory() ? signallers : 1;
 }
 
+/// True when a row of `length` counters gives each of `signallers` one of its own, into which
+/// it stores its running total (so it keeps one per image it signals); otherwise each adds 1 to
+/// the row's first counter. Local.
+[[nodiscard]] inline bool each_signaller_counts_alone(std::size_t length,
+                                                      std::size_t signallers) noexcept {
+  return length == signallers;
+}
+
 /// Where a row of signal counters (std::int64_t, consecutive in memory) is on every image.
 struct signal_row {
   MPI_Aint first = 0;      // the first counter's displacement
@@ -58,24 +66,22 @@ inline void signal_after_writes(
     messages::flush(destination);  // the target may be waiting for it now
     return;
   }
-  if (w.updates_in_place() && row.length == static_cast<std::size_t>(w.ranks()) &&
-      signaller < row.length) {
-    // The release store orders every earlier load and store of this process before the count
-    // (C++ [atomics.order]); a waiter reading it with an acquire load sees them — the ordering
-    // MPI-4.1 §12.2.3 leaves to the processes for loads and stores on a shared window.
+  if (!w.updates_in_place()) {
+    sync_memory();
+  } else {
     sync_memory_before_signal_in_place();
-    auto* mine = static_cast<std::int64_t*>(
-        w.mapped_for_update(target, row.counter(signaller), sizeof(std::int64_t)));
-    std::atomic_ref<std::int64_t>(*mine).store(total, std::memory_order_release);
-    return;
+    if (each_signaller_counts_alone(row.length, static_cast<std::size_t>(w.ranks()))) {
+      // The release store orders every earlier load and store of this process before the count
+      // (C++ [atomics.order]); a waiter reading it with an acquire load sees them — the
+      // ordering MPI-4.1 §12.2.3 leaves to the processes for loads and stores on a shared window.
+      auto* mine = static_cast<std::int64_t*>(
+          w.mapped_for_update(target, row.counter(signaller), sizeof(std::int64_t)));
+      std::atomic_ref<std::int64_t>(*mine).store(total, std::memory_order_release);
+      return;
+    }
   }
   // One counter that every signaller adds to, through MPI or with the processor's atomic (a
   // full barrier, which orders the writes before it).
-  if (w.updates_in_place()) {
-    sync_memory_before_signal_in_place();
-  } else {
-    sync_memory();
-  }
   (void)fetch_and_op(w, std::int64_t{1}, target, row.first, reduce_op::sum);  // done on return
 }
 
