@@ -125,6 +125,7 @@ struct codec<dist_object<T>> {
   static void write(std::byte*& out, const dist_object<T>& d) {
     codec<std::uint64_t>::write(out, d.id());
   }
+  static void skip(const std::byte*& in) { in += sizeof(std::uint64_t); }
   static dist_object<T>& read(const std::byte*& in) {
     static const std::size_t type = typeid(T).hash_code();
     const std::uint64_t id = codec<std::uint64_t>::read(in);

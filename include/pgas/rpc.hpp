@@ -19,6 +19,7 @@
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/team.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,7 +29,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -61,18 +61,33 @@ constexpr void check_call() {
 template <class Fn, class... A>
 using result_t = std::decay_t<std::invoke_result_t<Fn&, wire::passed_t<A>...>>;
 
-template <class Fn, class... A, std::size_t... I>
-decltype(auto) call_with(Fn& fn, std::tuple<wire::held_t<A>...>& args, std::index_sequence<I...>) {
-  return std::invoke(fn, wire::unwrap<wire::held_t<A>>(std::get<I>(args))...);
+// Decodes argument A from its own start: the order in which a call's arguments are evaluated
+// does not matter.
+template <class A>
+wire::passed_t<A> decode_from(const std::byte* start) {
+  return wire::codec<A>::read(start);
 }
 
-// Decodes the function and the arguments, in order, and calls it.
+template <class Fn, class... A, std::size_t... I>
+decltype(auto) call_decoded(Fn& fn,
+                            const std::array<const std::byte*, sizeof...(A)>& starts,
+                            std::index_sequence<I...>) {
+  // Called directly, not through std::invoke (whose forwarding references would materialise
+  // each value and move it into its parameter): Fn is a function pointer or a function object.
+  return fn(decode_from<A>(starts[I])...);
+}
+
+// Decodes the function, finds where each argument starts, and calls the function with each
+// argument decoded straight into its parameter: a string taken by value is the string decoded,
+// not a move from a holder (a stream of calls with strings pays a move and a destruction fewer
+// per string).
 template <class Fn, class... A>
 decltype(auto) decode_and_call(const std::byte*& at) {
   Fn fn = wire::read_function<Fn>(at);
-  // Braced initialisation evaluates left to right, the order the arguments were written.
-  std::tuple<wire::held_t<A>...> args{wire::codec<A>::read(at)...};
-  return call_with<Fn, A...>(fn, args, std::index_sequence_for<A...>{});
+  std::array<const std::byte*, sizeof...(A)> starts{};
+  [[maybe_unused]] std::size_t k = 0;
+  ((starts[k++] = at, wire::skip<A>(at)), ...);  // left to right, the order written
+  return call_decoded<Fn, A...>(fn, starts, std::index_sequence_for<A...>{});
 }
 
 template <class Fn, class... A>

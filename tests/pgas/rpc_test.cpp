@@ -1,8 +1,8 @@
 // Remote procedure calls and dist_object through the owner-side message engine: calls run at
 // their target by the next sync point (nested calls too), futures resolve in any order, values
 // and exceptions travel back, dist_objects of two teams stay apart, calls of differing sizes
-// arrive whole, a call as large as a message goes, and a long stream stays within the engine's
-// memory budget.
+// arrive whole, arguments of every kind arrive in their places, a call as large as a message
+// goes, and a long stream stays within the engine's memory budget.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -168,6 +169,66 @@ TEST(Rpc, strings_and_vectors_travel_both_ways) {
   auto g = pgas::rpc(
       me, [](std::size_t k) { return std::vector<std::string>(k, "ab"); }, std::size_t{3});
   EXPECT_EQ(g.get(), std::vector<std::string>(3, "ab"));
+  pgas::sync_all();
+}
+
+// Every kind of argument, each followed by another: the call finds where each argument starts
+// before it decodes any, so a kind whose bytes were stepped over wrongly would shift the ones
+// after it.
+struct every_kind {
+  std::optional<std::string> some_word;
+  std::optional<std::string> no_word;
+  std::vector<std::string> words;
+  std::vector<std::optional<std::string>> maybe_words;
+  std::optional<std::vector<int>> some_numbers;
+  std::string long_word;
+  long last = 0;
+};
+every_kind every_kind_sent_by(std::size_t image) {
+  const std::string tag = std::to_string(image);
+  return {"some-" + tag,
+          std::nullopt,
+          {"a" + tag, std::string(300, 'w'), ""},
+          {std::nullopt, "m" + tag, std::string(260, 'm')},
+          std::vector<int>{1, 2, static_cast<int>(image)},
+          std::string(270 + image, 'L'),
+          static_cast<long>(1000 + image)};
+}
+
+TEST(Rpc, arguments_of_every_kind_arrive_in_their_places) {
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  pgas::dist_object<long> base{static_cast<long>(100 * me)};
+  const every_kind sent = every_kind_sent_by(me);
+  // Back comes what the target saw, packed into one string per argument.
+  auto seen =
+      pgas::rpc((me + 1) % n,
+                [](std::optional<std::string> some_word, const std::optional<std::string>& no_word,
+                   std::vector<std::string> words, pgas::dist_object<long>& d,
+                   const std::vector<std::optional<std::string>>& maybe_words,
+                   std::optional<std::vector<int>> some_numbers, std::string long_word, long last) {
+                  std::vector<std::string> out;
+                  out.push_back(some_word.value_or("?"));
+                  out.push_back(no_word ? "engaged" : "empty");
+                  for (const std::string& w : words) out.push_back(w);
+                  out.push_back(std::to_string(*d));
+                  for (const auto& w : maybe_words) out.push_back(w.value_or("none"));
+                  for (const int x : some_numbers.value_or(std::vector<int>{}))
+                    out.push_back(std::to_string(x));
+                  out.push_back(long_word);
+                  out.push_back(std::to_string(last));
+                  return out;
+                },
+                sent.some_word, sent.no_word, sent.words, base, sent.maybe_words, sent.some_numbers,
+                sent.long_word, sent.last);
+  std::vector<std::string> want{*sent.some_word, "empty"};
+  want.insert(want.end(), sent.words.begin(), sent.words.end());
+  want.push_back(std::to_string(100 * ((me + 1) % n)));  // the target's own instance
+  want.insert(want.end(), {"none", "m" + std::to_string(me), std::string(260, 'm')});
+  want.insert(want.end(), {"1", "2", std::to_string(me)});
+  want.push_back(sent.long_word);
+  want.push_back(std::to_string(sent.last));
+  EXPECT_EQ(seen.get(), want);
   pgas::sync_all();
 }
 

@@ -45,6 +45,7 @@ struct codec<T> {
     std::memcpy(out, &v, sizeof(T));
     out += sizeof(T);
   }
+  static void skip(const std::byte*& in) { in += sizeof(T); }
   // A trivially copyable type may lack a default constructor (a lambda with captures): its
   // bytes are copied into storage of its own, which begins its lifetime (implicit-lifetime
   // type, [intro.object]/10), then moved out.
@@ -92,6 +93,10 @@ struct codec<std::string> {
       std::memcpy(out, s.data(), s.size());
     out += s.size();
   }
+  static void skip(const std::byte*& in) {
+    const std::size_t n = read_length(in);
+    in += n;
+  }
   static std::string read(const std::byte*& in) {
     const std::size_t n = read_length(in);
     std::string s(reinterpret_cast<const char*>(in), n);
@@ -121,6 +126,7 @@ struct codec<std::vector<T>> {
       for (const T& x : v) codec<T>::write(out, x);
     }
   }
+  static void skip(const std::byte*& in);
   static std::vector<T> read(const std::byte*& in) {
     const std::size_t n = read_length(in);
     std::vector<T> v;
@@ -145,6 +151,7 @@ struct codec<std::optional<T>> {
     if (v)
       codec<T>::write(out, *v);
   }
+  static void skip(const std::byte*& in);
   static std::optional<T> read(const std::byte*& in) {
     if (!codec<bool>::read(in))
       return std::nullopt;
@@ -152,25 +159,38 @@ struct codec<std::optional<T>> {
   }
 };
 
-/// What a decoded argument is held as until the call: the value itself, or what the codec
-/// says (a reference to this image's dist_object).
+/// Moves `in` past one encoded T without making it: how a call finds where each argument
+/// starts before it decodes any (codecs with nothing cheaper decode and drop the value).
 template <class T>
-using held_t = decltype(codec<T>::read(std::declval<const std::byte*&>()));
-
-/// A held argument (held as H, a held_t) as the function receives it: values are moved in,
-/// references passed on.
-template <class H>
-decltype(auto) unwrap(std::remove_reference_t<H>& held) {
-  if constexpr (std::is_lvalue_reference_v<H>) {
-    return held;
+void skip(const std::byte*& in) {
+  if constexpr (requires { codec<T>::skip(in); }) {
+    codec<T>::skip(in);
   } else {
-    return std::move(held);
+    (void)codec<T>::read(in);
   }
 }
 
-/// What the function receives for an argument of type A.
+template <carried T>
+void codec<std::vector<T>>::skip(const std::byte*& in) {
+  const std::size_t n = read_length(in);
+  if constexpr (plain<T>) {
+    in += n * sizeof(T);
+  } else {
+    for (std::size_t k = 0; k < n; ++k) wire::skip<T>(in);
+  }
+}
+
+template <carried T>
+void codec<std::optional<T>>::skip(const std::byte*& in) {
+  if (codec<bool>::read(in))
+    wire::skip<T>(in);
+}
+
+/// What the function receives for an argument of type A: the decoded value itself (a prvalue,
+/// which initialises a by-value parameter in place), or what the codec says (a reference to
+/// this image's dist_object).
 template <class A>
-using passed_t = decltype(unwrap<held_t<A>>(std::declval<std::remove_reference_t<held_t<A>>&>()));
+using passed_t = decltype(codec<A>::read(std::declval<const std::byte*&>()));
 
 /// The function a remote call runs: a function pointer travels as the portable address of the
 /// function, a function object as its bytes (it must be trivially copyable).

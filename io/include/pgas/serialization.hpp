@@ -167,6 +167,10 @@ struct codec<T> {
       std::memcpy(out, bytes.data(), bytes.size());
     out += bytes.size();
   }
+  static void skip(const std::byte*& in) {
+    const std::size_t n = read_length(in);
+    in += n;
+  }
   static T read(const std::byte*& in) {
     const std::size_t n = read_length(in);
     const runtime::byte_buffer bytes(in, in + n);
