@@ -200,7 +200,7 @@ TEST(Rpc, arguments_of_every_kind_arrive_in_their_places) {
   const std::size_t me = pgas::this_image();
   pgas::dist_object<long> base{static_cast<long>(100 * me)};
   const every_kind sent = every_kind_sent_by(me);
-  // Back comes what the target saw, packed into one string per argument.
+  // Back comes what the target saw, one string per value, in the order of the arguments.
   auto seen =
       pgas::rpc((me + 1) % n,
                 [](std::optional<std::string> some_word, const std::optional<std::string>& no_word,
