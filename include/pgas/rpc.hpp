@@ -86,7 +86,7 @@ decltype(auto) decode_and_call(const std::byte*& at) {
   Fn fn = wire::read_function<Fn>(at);
   std::array<const std::byte*, sizeof...(A)> starts{};
   [[maybe_unused]] std::size_t k = 0;
-  ((starts[k++] = at, wire::skip<A>(at)), ...);  // left to right, the order written
+  ((starts[k++] = at, wire::codec<A>::skip(at)), ...);  // left to right, the order written
   return call_decoded<Fn, A...>(fn, starts, std::index_sequence_for<A...>{});
 }
 

@@ -30,11 +30,13 @@ concept plain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
 
 /// True for the types a remote call carries: trivially copyable values, std::string,
 /// std::vector and std::optional of carried types, and what a codec specialisation adds
-/// (pgas::dist_object&).
+/// (pgas::dist_object&). `skip` moves past one encoded value without making it: how a call
+/// finds where each argument starts before it decodes any.
 template <class T>
 concept carried = requires(const T& v, std::byte*& out, const std::byte*& in) {
   { codec<T>::size(v) } -> std::same_as<std::size_t>;
   codec<T>::write(out, v);
+  codec<T>::skip(in);
   codec<T>::read(in);
 };
 
@@ -126,7 +128,14 @@ struct codec<std::vector<T>> {
       for (const T& x : v) codec<T>::write(out, x);
     }
   }
-  static void skip(const std::byte*& in);
+  static void skip(const std::byte*& in) {
+    const std::size_t n = read_length(in);
+    if constexpr (plain<T>) {
+      in += n * sizeof(T);
+    } else {
+      for (std::size_t k = 0; k < n; ++k) codec<T>::skip(in);
+    }
+  }
   static std::vector<T> read(const std::byte*& in) {
     const std::size_t n = read_length(in);
     std::vector<T> v;
@@ -151,40 +160,16 @@ struct codec<std::optional<T>> {
     if (v)
       codec<T>::write(out, *v);
   }
-  static void skip(const std::byte*& in);
+  static void skip(const std::byte*& in) {
+    if (codec<bool>::read(in))
+      codec<T>::skip(in);
+  }
   static std::optional<T> read(const std::byte*& in) {
     if (!codec<bool>::read(in))
       return std::nullopt;
     return codec<T>::read(in);
   }
 };
-
-/// Moves `in` past one encoded T without making it: how a call finds where each argument
-/// starts before it decodes any (codecs with nothing cheaper decode and drop the value).
-template <class T>
-void skip(const std::byte*& in) {
-  if constexpr (requires { codec<T>::skip(in); }) {
-    codec<T>::skip(in);
-  } else {
-    (void)codec<T>::read(in);
-  }
-}
-
-template <carried T>
-void codec<std::vector<T>>::skip(const std::byte*& in) {
-  const std::size_t n = read_length(in);
-  if constexpr (plain<T>) {
-    in += n * sizeof(T);
-  } else {
-    for (std::size_t k = 0; k < n; ++k) wire::skip<T>(in);
-  }
-}
-
-template <carried T>
-void codec<std::optional<T>>::skip(const std::byte*& in) {
-  if (codec<bool>::read(in))
-    wire::skip<T>(in);
-}
 
 /// What the function receives for an argument of type A: the decoded value itself (a prvalue,
 /// which initialises a by-value parameter in place), or what the codec says (a reference to
