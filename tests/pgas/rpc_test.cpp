@@ -2,7 +2,8 @@
 // their target by the next sync point (nested calls too), futures resolve in any order, values
 // and exceptions travel back, dist_objects of two teams stay apart, calls of differing sizes
 // arrive whole, arguments of every kind arrive in their places, a call as large as a message
-// goes, and a long stream stays within the engine's memory budget.
+// goes, a long stream stays within the engine's memory budget, and a stream to an image that
+// handles nothing stops at the credit window.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -387,6 +388,40 @@ TEST(Rpc, a_long_stream_stays_within_the_memory_budget) {
   EXPECT_LE(pgas::runtime::messages::bytes_in_use(), pgas::runtime::messages::budget_bytes());
   pgas::co_sum(std::span<long>(sent_to));
   EXPECT_EQ(*received, sent_to[me]);
+}
+
+TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
+  namespace messages = pgas::runtime::messages;
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  const std::size_t window = messages::credit_window();
+  // The sender keeps the window's buffers in flight (when MPI does not copy them out at once),
+  // the posted receives, its buffer being filled and two waiting: a budget too small for that
+  // would make it wait for room instead, for an image that does not make progress.
+  if (n < 2 || messages::budget_bytes() / messages::buffer_bytes() < window + 8)
+    GTEST_SKIP() << "needs two images and a budget of " << window + 8 << " buffers";
+  pgas::dist_object<long> received(0L);
+  // Image 1 is busy outside pgas (in a barrier of MPI's own) and handles nothing, so it reports
+  // none of image 0's buffers handled: image 0's stream may put the window into MPI and no more.
+  MPI_Comm busy = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &busy);
+  long sent = 0;
+  if (me == 0) {
+    // Window and two buffers: the budget holds them even if none left, so no error can hang it.
+    while (messages::buffers_unconfirmed(1) + messages::buffers_waiting_for_credit(1) <
+           window + 2) {
+      pgas::rpc_ff(1, count_one, received, sent);
+      ++sent;
+    }
+    EXPECT_EQ(messages::buffers_unconfirmed(1), window);
+    EXPECT_EQ(messages::buffers_waiting_for_credit(1), 2u);
+    EXPECT_LE(messages::bytes_in_use(), messages::budget_bytes());
+  }
+  MPI_Barrier(busy);
+  MPI_Comm_free(&busy);
+  pgas::sync_all();  // image 1 handles the stream and reports it; the waiting buffers follow
+  EXPECT_EQ(messages::buffers_waiting_for_credit(1), 0u);
+  EXPECT_EQ(pgas::co_sum(sent), pgas::co_sum(*received));
 }
 
 TEST(Rpc, progress_runs_arrived_calls_without_a_sync_point) {

@@ -22,7 +22,9 @@
 // Memory: a budget per image (PGAS_MESSAGE_BUDGET bytes, 16 MiB unless set, the smallest any
 // image asks for) holds the send buffers (one per destination), the sends in flight, the
 // posted receives and an image's buffers to itself (which user code's sends hand to its own
-// handlers without MPI); a sender that would pass it makes progress until one is free. The
+// handlers without MPI); a sender that would pass it makes progress until one is free. What
+// waits for a busy image inside MPI is bounded too (whether MPI copies a send out at once or
+// not): at most credit_window() buffers go to one image before it reports them handled. The
 // bookkeeping of messages whose handlers' messages are unacknowledged grows with nesting, not
 // with the number of messages.
 //
@@ -266,6 +268,11 @@ void collective(const char* call, Start start, Args... args) {
 /// The budget this image keeps to, and the bytes it holds for buffers now. Local.
 [[nodiscard]] std::size_t budget_bytes() noexcept;
 [[nodiscard]] std::size_t bytes_in_use() noexcept;
+/// Flow control: how many buffers may go by MPI to one image before it reports them handled;
+/// how many have gone to `destination` unreported, and how many wait here for its report. Local.
+[[nodiscard]] std::size_t credit_window() noexcept;
+[[nodiscard]] std::size_t buffers_unconfirmed(std::size_t destination) noexcept;
+[[nodiscard]] std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept;
 
 /// Between two polls that found nothing, the `polls`-th: with a core of its own an image tells
 /// the processor it spins (the polled cache line is left to the image about to write it); when
