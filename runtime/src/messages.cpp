@@ -123,6 +123,9 @@ struct engine {
   std::size_t credits_worth_a_message = 0;  // reported alone, in an empty message, once this many
   std::size_t largest_tag = 0;
   MPI_Comm credit_comm = MPI_COMM_NULL;  // for reports alone
+  // For stop()'s collectives: none may run on a communicator with receives of any tag posted
+  // (MPICH's nonblocking collectives at one image matched them and never completed).
+  MPI_Comm ending_comm = MPI_COMM_NULL;
   MPI_Request credit_request = MPI_REQUEST_NULL;
   std::vector<std::size_t> unconfirmed_to;  // buffers sent by MPI, not reported handled, by dest.
   std::vector<std::deque<waiting_send>> waiting_for_credit;  // by destination, oldest first
@@ -962,6 +965,7 @@ void start(MPI_Comm world) {
   check(MPI_Comm_get_attr(e->comm, MPI_TAG_UB, &tag_bound, &has_bound), "MPI_Comm_get_attr");
   e->largest_tag = has_bound != 0 ? static_cast<std::size_t>(*tag_bound) : 32767;  // MPI's least
   check(MPI_Comm_dup(e->comm, &e->credit_comm), "MPI_Comm_dup");
+  check(MPI_Comm_dup(e->comm, &e->ending_comm), "MPI_Comm_dup");
   check(MPI_Irecv(nullptr, 0, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, e->credit_comm,
                   &e->credit_request),
         "MPI_Irecv");
@@ -996,13 +1000,14 @@ void stop(bool unwinding) noexcept {
   engine* e = live;
   if (!unwinding) {
     try {
-      quiescent_barrier(e->comm);
+      quiescent_barrier(e->ending_comm);
       // Every message carrying data is handled now; reports of credits alone may still be on
       // their way, and a receive must take each before the receives are cancelled (MPI_Finalize
       // wants every send matched).
       std::vector<unsigned long long> expected(e->size);
       collective("MPI_Ialltoall", MPI_Ialltoall, e->credit_messages_to.data(), 1,
-                 MPI_UNSIGNED_LONG_LONG, expected.data(), 1, MPI_UNSIGNED_LONG_LONG, e->comm);
+                 MPI_UNSIGNED_LONG_LONG, expected.data(), 1, MPI_UNSIGNED_LONG_LONG,
+                 e->ending_comm);
       progress_until([&] {
         reports_arrived(*e, true);
         return e->credit_messages_from == expected;
@@ -1023,6 +1028,7 @@ void stop(bool unwinding) noexcept {
     MPI_Waitall(static_cast<int>(e->in_flight.size()), e->in_flight.data(), MPI_STATUSES_IGNORE);
   }
   MPI_Comm_free(&e->credit_comm);
+  MPI_Comm_free(&e->ending_comm);
   MPI_Comm_free(&e->comm);
   fast_path::view = fast_path::state{};
   live = nullptr;
