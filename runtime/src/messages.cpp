@@ -259,6 +259,13 @@ void deliver_here(engine& e, buffer b, std::size_t bytes) {
   e.arrived.push_back(slot);
 }
 
+// The one receive of reports alone: empty, from anyone, its tag the count.
+void post_report_receive(engine& e) {
+  check(MPI_Irecv(nullptr, 0, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, e.credit_comm,
+                  &e.credit_request),
+        "MPI_Irecv");
+}
+
 // Hands MPI one send: `bytes` of `data`, or none (a report alone, on the reports' communicator);
 // its tag reports `tag` of the destination's buffers handled here.
 void send_by_mpi(engine& e, std::size_t destination, buffer data, std::size_t bytes, int tag) {
@@ -682,12 +689,9 @@ bool reports_arrived(engine& e, bool even_if_none_waits = false) {
     any = true;
     const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
     ++e.credit_messages_from[source];
-    check(MPI_Irecv(nullptr, 0, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, e.credit_comm,
-                    &e.credit_request),
-          "MPI_Irecv");
+    post_report_receive(e);
     take_credits(e, source, status.MPI_TAG);
   }
-  return any;
 }
 
 bool receive_arrived(engine& e) {
@@ -966,9 +970,7 @@ void start(MPI_Comm world) {
   e->largest_tag = has_bound != 0 ? static_cast<std::size_t>(*tag_bound) : 32767;  // MPI's least
   check(MPI_Comm_dup(e->comm, &e->credit_comm), "MPI_Comm_dup");
   check(MPI_Comm_dup(e->comm, &e->ending_comm), "MPI_Comm_dup");
-  check(MPI_Irecv(nullptr, 0, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, e->credit_comm,
-                  &e->credit_request),
-        "MPI_Irecv");
+  post_report_receive(*e);
   e->unconfirmed_to.resize(e->size);
   e->waiting_for_credit.resize(e->size);
   e->unreported_from.resize(e->size);
