@@ -111,7 +111,8 @@ class ndarray {
     std::uninitialized_fill_n(base, bytes / sizeof(T), initial);
     s->data = std::span<T>(base, s->layout.stored_elements(chosen.coordinates(s->me)));
     s->mapped = detail::mapped_parts<T>(s->win);
-    s->halo = detail::plan_halo<T, N>(s->layout, s->me, edges);
+    s->halo =
+        detail::plan_halo<T, N>(s->layout, s->me, edges, detail::peers_through_mpi_only(s->mapped));
     s->packed.assign(s->halo.packed_elements(), initial);
     s_ = std::move(s);
     runtime::sync_all(t.native());
@@ -187,6 +188,8 @@ class ndarray {
     s.halo.copy_wrapped(s.data.data());
     if (s.halo.peers.empty())
       return {};
+    if (s.halo.by_messages)
+      return exchange_by_messages(s);
     s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
     try {
       // Packed once the phase has begun: an exchange still in flight is refused above, before
@@ -200,13 +203,7 @@ class ndarray {
       s.win.end_neighbourhood_phase();
       throw;
     }
-    // Ghosts that arrived packed go to their places once the exchange is complete.
-    return halo_exchange{s.win, s.life.token(),
-                         [](void* arrived) {
-                           auto& done = *static_cast<state*>(arrived);
-                           done.halo.unpack(done.data.data());
-                         },
-                         &s};
+    return exchange_in_flight(s, halo_exchange::form::phase);
   }
 
   /// The element at global index `at` (unchecked) as a global pointer; through a const array,
@@ -274,6 +271,34 @@ class ndarray {
     detail::halo_plan<N> halo;
     std::vector<T> packed;  // the cells a halo exchange sends packed (halo_plan.hpp)
   };
+  // The exchange of exchange_halo_begin() as messages (halo_plan.hpp): every receive posted
+  // first, then the sends.
+  static halo_exchange exchange_by_messages(state& s) {
+    s.win.begin_neighbour_messages();
+    try {
+      for (const runtime::prepared_receive& r : s.halo.receives)
+        runtime::receive_prepared(s.win, s.data.data(), r);
+      s.halo.pack(s.data.data(), s.packed.data());
+      for (const runtime::prepared_put& p : s.halo.puts)
+        runtime::send_prepared(s.win, s.data.data(), p);
+      for (const runtime::prepared_put& p : s.halo.packed_puts)
+        runtime::send_prepared(s.win, s.packed.data(), p);
+    } catch (...) {
+      s.win.end_neighbour_messages();
+      throw;
+    }
+    return exchange_in_flight(s, halo_exchange::form::messages);
+  }
+  // The handle of an exchange begun: ghosts that arrived packed go to their places once it is
+  // complete.
+  static halo_exchange exchange_in_flight(state& s, halo_exchange::form how) {
+    return halo_exchange{s.win, s.life.token(), how,
+                         [](void* arrived) {
+                           auto& done = *static_cast<state*>(arrived);
+                           done.halo.unpack(done.data.data());
+                         },
+                         &s};
+  }
   template <class U>
   [[nodiscard]] global_ptr<U> element_in(const index_type& at) const {
     const state& s = st();

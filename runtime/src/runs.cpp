@@ -103,6 +103,20 @@ void put_prepared(window& w, const void* from, const prepared_put& p) {
     detail::complete_locally(a.handle, p.target_rank);
 }
 
+void send_prepared(window& w, const void* from, const prepared_put& p) {
+  if (p.bytes == 0)
+    return;
+  const auto* origin = static_cast<const std::byte*>(from) + p.origin_byte_offset;
+  w.send_to_neighbour(origin, p.origin.count, p.origin.type, p.target_rank);
+}
+
+void receive_prepared(window& w, void* into, const prepared_receive& r) {
+  if (r.bytes == 0)
+    return;
+  w.receive_from_neighbour(static_cast<std::byte*>(into) + r.byte_offset, r.into.count, r.into.type,
+                           r.source_rank);
+}
+
 namespace detail {
 void require_same_elements(const element_runs& origin,
                            const element_runs& target,

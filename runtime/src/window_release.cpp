@@ -105,9 +105,14 @@ void window::release() noexcept {
     // A halo exchange still in flight (its handle outlived the array, or was never waited
     // for): its epochs end first, or MPI_Win_free would be erroneous (MPI-4.1 §12.2.5). The
     // neighbours are destroying their arrays too, so they complete it.
-    if (s.mode == epoch::neighbourhood) {
+    // An exchange by messages likewise: its receives write into the window's memory.
+    if (s.mode == epoch::neighbourhood || s.messages_in_flight) {
       try {
-        end_neighbourhood_phase();
+        if (s.messages_in_flight) {
+          end_neighbour_messages();
+        } else {
+          end_neighbourhood_phase();
+        }
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
       }

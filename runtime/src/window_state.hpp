@@ -61,6 +61,11 @@ struct window_state {
   // In a neighbourhood phase: this process's access epoch was completed (MPI_Win_complete) by
   // a test, so the phase's end only waits for its exposure.
   bool access_completed = false;
+  // An exchange by messages in flight (window::begin_neighbour_messages): its requests, empty
+  // when none is, and the tag this window's messages carry (0 until the first exchange).
+  bool messages_in_flight = false;
+  std::vector<MPI_Request> neighbour_requests;
+  int neighbour_tag = 0;
   struct region {
     void* base;
     std::size_t bytes;

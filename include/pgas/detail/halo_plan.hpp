@@ -13,6 +13,12 @@
 // between the processors twice per exchange (a put through shared memory writes it there, the
 // neighbour's sweep reads it back); packed, the rows cross in whole lines, as a hand-written
 // exchange of a packed column does.
+//
+// When no peer's memory is mapped here (other nodes, or no shared memory), the same puts travel
+// as two-sided messages, and each image receives what its neighbours' puts would write, into
+// the same places: a put needs an epoch over the neighbours, and leaving and re-entering the
+// window's passive epoch for it waits, under Open MPI between hosts, for each neighbour to
+// answer while it computes (0.14-0.6 ms a sweep of the 2000 x 2000 stencil on a 1 x 2 grid).
 
 #include <pgas/boundary.hpp>
 #include <pgas/detail/tile_layout.hpp>
@@ -193,6 +199,47 @@ void append_box(runtime::element_runs& runs,
                              [&](std::ptrdiff_t row) { runs.add(first + row, sizes[N - 1]); });
 }
 
+/// Where image `sender`'s boxes put in place land in image `receiver`'s storage: the runs of
+/// the receiver's ghost cells, in the order of the sender's cells (boxes_sent_by's, row by row).
+/// The sender's put targets them; a receiver by messages receives into them. One function for
+/// both ends, so the two always agree. Local.
+template <class T, std::size_t N>
+runtime::element_runs ghosts_in_place(const tile_layout<N>& layout,
+                                      std::size_t sender,
+                                      std::size_t receiver,
+                                      boundary edges) {
+  runtime::element_runs runs;
+  const std::array<std::size_t, N> strides =
+      layout.strides(layout.process_grid().coordinates(receiver));
+  for (const halo_box<N>& b : boxes_sent_by(layout, sender, edges)) {
+    if (b.receiver == receiver && b.receiver != sender && !b.template staged<T>())
+      append_box<N>(runs, b.to, b.sizes, strides);
+  }
+  return runs;
+}
+
+/// Where image `sender`'s packed boxes land in image `receiver`'s staging area: `first`
+/// elements past its start, `elements` of them (0: none). Local.
+struct staged_range {
+  std::size_t first = 0;
+  std::size_t elements = 0;
+};
+template <class T, std::size_t N>
+staged_range staged_from(const tile_layout<N>& layout,
+                         std::size_t sender,
+                         std::size_t receiver,
+                         boundary edges) {
+  staged_range r;
+  for (const halo_box<N>& b : packed_boxes_into<T>(layout, receiver, edges)) {
+    if (b.sender == sender) {
+      r.elements += b.elements();
+    } else if (r.elements == 0) {
+      r.first += b.elements();
+    }
+  }
+  return r;
+}
+
 // Copies the elements of `runs` in `storage`, in run order, to or from `packed` (consecutive).
 template <class T>
 void gather_runs(const runtime::element_runs& runs, const T* storage, T* packed) {
@@ -218,6 +265,10 @@ struct halo_plan {
   };
   std::vector<runtime::prepared_put> puts;         // from the storage: boxes put in place
   std::vector<runtime::prepared_put> packed_puts;  // from the packed buffer, one per neighbour
+  // Peers reached through MPI only: the puts travel as messages, and these receive what each
+  // neighbour's puts would write here (runtime::window::begin_neighbour_messages).
+  bool by_messages = false;
+  std::vector<runtime::prepared_receive> receives;
   std::vector<int> peers;  // the neighbours, each once: they put here as well
   std::vector<local_copy> copies;
   std::array<std::size_t, N> strides{};  // of this image's storage
@@ -252,19 +303,23 @@ struct halo_plan {
 /// The plan of image `me`, empty for an empty tile or no halo. A ghost cell takes the value its
 /// position has in the tile that owns it; with fixed edges, ghost cells outside the array are
 /// the program's and travel with the edge rows of a neighbour along another dimension (so
-/// corners outside the array agree with the tile beside them). Local.
+/// corners outside the array agree with the tile beside them). `by_messages`: the peers' memory
+/// is not mapped, and the exchange travels as messages. Local.
 template <class T, std::size_t N>
-halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary edges) {
+halo_plan<N> plan_halo(const tile_layout<N>& layout,
+                       std::size_t me,
+                       boundary edges,
+                       bool by_messages) {
   using index = std::array<std::size_t, N>;
   halo_plan<N> plan;
+  plan.by_messages = by_messages;
   const grid<N>& g = layout.process_grid();
   plan.strides = layout.strides(g.coordinates(me));
   // Every direction's box for one neighbour joins that neighbour's one put (with a 2-wide grid
   // and wrap-around, one image is the neighbour above and below); its packed boxes join its one
   // packed put.
-  std::vector<runtime::element_runs> origins;
-  std::vector<runtime::element_runs> targets;  // offsets in the neighbour's storage
-  std::vector<runtime::element_runs> packed;   // this image's cells, per neighbour
+  std::vector<runtime::element_runs> origins;  // this image's cells put in place, per neighbour
+  std::vector<runtime::element_runs> packed;   // this image's cells sent packed, per neighbour
   for (const halo_box<N>& b : boxes_sent_by(layout, me, edges)) {
     if (b.receiver == me) {
       plan.copies.push_back({b.from, b.to, b.sizes});
@@ -274,47 +329,53 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout, std::size_t me, boundary ed
     if (peer == plan.peers.end()) {
       plan.peers.push_back(static_cast<int>(b.receiver));
       origins.emplace_back();
-      targets.emplace_back();
       packed.emplace_back();
       peer = plan.peers.end() - 1;
     }
     const auto k = static_cast<std::size_t>(peer - plan.peers.begin());
-    if (b.template staged<T>()) {
-      append_box<N>(packed[k], b.from, b.sizes, plan.strides);
-      continue;
-    }
-    append_box<N>(origins[k], b.from, b.sizes, plan.strides);
-    append_box<N>(targets[k], b.to, b.sizes, layout.strides(g.coordinates(b.receiver)));
+    append_box<N>(b.template staged<T>() ? packed[k] : origins[k], b.from, b.sizes, plan.strides);
   }
+  const auto staging = static_cast<MPI_Aint>(staging_start<T>(layout, me));
   for (std::size_t k = 0; k < plan.peers.size(); ++k) {
+    const auto peer = static_cast<std::size_t>(plan.peers[k]);
     if (!origins[k].empty()) {
-      const MPI_Aint lowest = targets[k].lowest();
-      targets[k].shift(-lowest);
-      plan.puts.push_back(
-          runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets[k]));
+      runtime::element_runs targets = ghosts_in_place<T>(layout, me, peer, edges);
+      const MPI_Aint lowest = targets.lowest();
+      targets.shift(-lowest);
+      plan.puts.push_back(runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets));
     }
-    if (packed[k].empty())
+    if (!packed[k].empty()) {
+      // After the neighbour's earlier senders' boxes in its staging area.
+      const staged_range into = staged_from<T>(layout, me, peer, edges);
+      runtime::element_runs from_buffer;
+      from_buffer.add(static_cast<MPI_Aint>(plan.packed_cells.elements()), packed[k].elements());
+      runtime::element_runs into_staging;
+      into_staging.add(0, packed[k].elements());
+      plan.packed_puts.push_back(runtime::prepare_put_runs<T>(
+          from_buffer, plan.peers[k],
+          static_cast<MPI_Aint>(staging_start<T>(layout, peer) + into.first), into_staging));
+      for (std::size_t r = 0; r < packed[k].starts().size(); ++r)
+        plan.packed_cells.add(packed[k].starts()[r], packed[k].lengths()[r]);
+    }
+    if (!by_messages)
       continue;
-    // Where this image's boxes start in the neighbour's staging area: after its earlier senders'.
-    const auto receiver = static_cast<std::size_t>(plan.peers[k]);
-    std::size_t staged_before = 0;
-    for (const halo_box<N>& b : packed_boxes_into<T>(layout, receiver, edges)) {
-      if (b.sender == me)
-        break;
-      staged_before += b.elements();
+    // What the neighbour's puts write here (neighbours are mutual), as receives.
+    runtime::element_runs ghosts = ghosts_in_place<T>(layout, peer, me, edges);
+    if (!ghosts.empty()) {
+      const MPI_Aint lowest = ghosts.lowest();
+      ghosts.shift(-lowest);
+      plan.receives.push_back(runtime::prepare_receive_runs<T>(plan.peers[k], lowest, ghosts));
     }
-    runtime::element_runs from_buffer;
-    from_buffer.add(static_cast<MPI_Aint>(plan.packed_cells.elements()), packed[k].elements());
-    runtime::element_runs into_staging;
-    into_staging.add(0, packed[k].elements());
-    plan.packed_puts.push_back(runtime::prepare_put_runs<T>(
-        from_buffer, plan.peers[k],
-        static_cast<MPI_Aint>(staging_start<T>(layout, receiver) + staged_before), into_staging));
-    for (std::size_t r = 0; r < packed[k].starts().size(); ++r)
-      plan.packed_cells.add(packed[k].starts()[r], packed[k].lengths()[r]);
+    const staged_range from = staged_from<T>(layout, peer, me, edges);
+    if (from.elements > 0) {
+      runtime::element_runs staged;
+      staged.add(0, from.elements);
+      plan.receives.push_back(runtime::prepare_receive_runs<T>(
+          plan.peers[k], staging + static_cast<MPI_Aint>(from.first), staged));
+    }
   }
   // The ghosts that reach this image packed, in its staging area's order.
-  plan.staging = static_cast<std::ptrdiff_t>(staging_start<T>(layout, me));
+  plan.staging = staging;
   const index mine = g.coordinates(me);
   for (const halo_box<N>& b : packed_boxes_into<T>(layout, me, edges))
     append_box<N>(plan.staged_ghosts, b.to, b.sizes, layout.strides(mine));

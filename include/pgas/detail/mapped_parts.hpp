@@ -31,4 +31,12 @@ template <class T>
   return img == me ? mine + offset : nullptr;
 }
 
+/// Whether peers are reached through MPI only (no peer's part mapped here: other nodes, or no
+/// shared memory): then a halo exchange travels as messages, not puts in an epoch over the
+/// neighbours (halo_plan.hpp). The same answer on every image of a window. Local.
+template <class T>
+[[nodiscard]] bool peers_through_mpi_only(const std::vector<T*>& mapped) noexcept {
+  return mapped.empty();
+}
+
 }  // namespace pgas::detail

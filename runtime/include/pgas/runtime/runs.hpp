@@ -56,6 +56,21 @@ struct prepared_put {
 /// put completes at the phase's end.
 void put_prepared(window& w, const void* from, const prepared_put& p);
 
+/// The other end of a prepared_put that travels as a message (window::begin_neighbour_messages):
+/// where the put would write in this process's memory of the window, as one datatype.
+struct prepared_receive {
+  runs_datatype into;
+  int source_rank = MPI_PROC_NULL;
+  std::size_t byte_offset = 0;  // from the buffer given to where `into` starts
+  std::size_t bytes = 0;        // bytes received
+};
+
+/// Sends the origin side of `p` from `from` (the buffer its origin runs count from) to its
+/// target as one message of an exchange begun on `w`; receives `r` into `into`, the buffer the
+/// receive's runs count from. Local.
+void send_prepared(window& w, const void* from, const prepared_put& p);
+void receive_prepared(window& w, void* into, const prepared_receive& r);
+
 namespace detail {
 // The origin side may start anywhere in this process's buffer; the target side starts at the
 // displacement given (target runs start at 0 there).
@@ -93,6 +108,20 @@ template <transferable T>
   p.target_bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
   p.bytes = origin.elements() * sizeof(T);
   return p;
+}
+
+/// Prepares the receive of what image `source`'s prepared_put of the same elements writes here:
+/// the `runs` at `disp` (runs start at least 0), for receive_prepared. Local.
+template <transferable T>
+[[nodiscard]] prepared_receive prepare_receive_runs(int source,
+                                                    MPI_Aint disp,
+                                                    const element_runs& runs) {
+  prepared_receive r;
+  r.into = detail::target_runs_of<T>(runs);
+  r.source_rank = source;
+  r.byte_offset = static_cast<std::size_t>(disp) * sizeof(T);
+  r.bytes = runs.elements() * sizeof(T);
+  return r;
 }
 
 /// Starts writing the `origin` runs of elements at `from` into the `target` runs at `disp`

@@ -154,6 +154,25 @@ class window {
   /// end_neighbourhood_phase() again later.
   [[nodiscard]] bool test_neighbourhood_phase();
 
+  /// The message form of a neighbourhood phase, for a window whose peers' memory is not mapped
+  /// here: the window stays in its passive epoch, and what the phase's puts would write travels
+  /// in two-sided messages on comm(), under a tag of this window's own, each received straight
+  /// into the receiver's memory where the put would have written. Leaving and re-entering the
+  /// passive epoch, as a phase does, waits under some MPIs for every peer to answer (Open MPI's
+  /// osc/pt2pt between hosts: MPI_Win_unlock_all a round trip to a peer that may be computing);
+  /// a message waits for nobody. Local; usage_error while the window's last exchange of either
+  /// form is in flight. Receives first, then sends, then end or test.
+  void begin_neighbour_messages();
+  /// Posts one receive of `count` `type`s from `source` into `into` (this process's memory of
+  /// the window), or one send of them from `from` to `target`. Local, inside the exchange.
+  void receive_from_neighbour(void* into, int count, MPI_Datatype type, int source);
+  void send_to_neighbour(const void* from, int count, MPI_Datatype type, int target);
+  /// Completes every receive and send of the exchange, serving the message engine while it
+  /// waits (a neighbour may wait for this image's handlers before it sends).
+  void end_neighbour_messages();
+  /// The same without blocking: true once all are complete and the exchange has ended.
+  [[nodiscard]] bool test_neighbour_messages();
+
   // What rma.hpp builds operations from. Local.
   /// Copies `bytes` into memory that stays unchanged until the next completion of all this
   /// process's operations, so a put can read from it after the caller's value is gone.
