@@ -47,6 +47,11 @@ namespace detail::remote {
 // Checks a call's types, with the sentence a user needs, before anything else fails.
 template <class Fn, class... A>
 constexpr void check_call() {
+  static_assert(!(wire::refers_to_memory_here<A> || ...),
+                "pgas::rpc/rpc_ff: an argument refers to this image's memory (a view such as "
+                "std::string_view or std::span, a std::reference_wrapper, a pgas::global_ptr): "
+                "it would arrive as an address that means nothing on the target; pass the "
+                "values themselves (std::string, std::vector) or an index");
   static_assert(wire::callable_remotely<Fn>,
                 "pgas::rpc/rpc_ff: the function must be a function pointer or a trivially copyable "
                 "function object (a lambda that captures trivially copyable values by copy): it "

@@ -6,6 +6,8 @@
 #include <pgas/runtime/code_address.hpp>
 #include <pgas/runtime/error.hpp>
 
+#include <ranges>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +19,11 @@
 #include <utility>
 #include <vector>
 
+namespace pgas {
+template <class T>
+class global_ptr;
+}  // namespace pgas
+
 namespace pgas::detail::wire {
 
 /// The codec of T; a specialisation makes T travel. The general one carries trivially copyable
@@ -24,9 +31,22 @@ namespace pgas::detail::wire {
 template <class T>
 struct codec;
 
+/// True for a trivially copyable value that only refers to memory of the image holding it — a
+/// view (std::string_view, std::span, a tile's ndarray_view: any std::ranges::view), a
+/// std::reference_wrapper, a pgas::global_ptr (whose window and mapped address are this
+/// image's) — so that its bytes would arrive as an address meaningless where they land. A
+/// header whose type is such adds a specialisation.
 template <class T>
-concept plain = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
-                !std::is_member_pointer_v<T> && !std::is_reference_v<T>;
+inline constexpr bool refers_to_memory_here = std::ranges::view<T>;
+template <class T>
+inline constexpr bool refers_to_memory_here<std::reference_wrapper<T>> = true;
+template <class T>
+inline constexpr bool refers_to_memory_here<global_ptr<T>> = true;
+
+template <class T>
+concept plain =
+    std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && !std::is_member_pointer_v<T> &&
+    !std::is_reference_v<T> && !refers_to_memory_here<T>;
 
 /// True for the types a remote call carries: trivially copyable values, std::string,
 /// std::vector and std::optional of carried types, and what a codec specialisation adds

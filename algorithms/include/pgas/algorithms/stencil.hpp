@@ -2,6 +2,7 @@
 // pgas::stencil_for_each: a user kernel over every interior point of a 2-D array, computed
 // while the halo exchange is in flight where the kernel needs no ghost cell.
 
+#include <pgas/detail/wire.hpp>
 #include <pgas/halo_exchange.hpp>
 #include <pgas/matrix.hpp>
 #include <pgas/ndarray.hpp>
@@ -43,6 +44,12 @@ class stencil_point {
   std::size_t row_;
   std::size_t first_col_;
 };
+
+namespace detail::wire {
+// Points into this image's tile: it cannot travel in a remote call.
+template <class T>
+inline constexpr bool refers_to_memory_here<stencil_point<T>> = true;
+}  // namespace detail::wire
 
 namespace detail {
 
