@@ -184,26 +184,45 @@ class ndarray {
   /// The same, split: issues the puts and returns; the ghosts are filled once wait() returns on
   /// the handle. In between, this image may read every cell it owns and write other arrays.
   [[nodiscard]] halo_exchange exchange_halo_begin() {
+    using form = halo_exchange::form;
     state& s = st();
     s.halo.copy_wrapped(s.data.data());
     if (s.halo.peers.empty())
       return {};
-    if (s.halo.by_messages)
-      return exchange_by_messages(s);
-    s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
+    // Where no peer's memory is mapped the puts travel as messages, every receive posted before
+    // anything is sent; otherwise in an epoch over the neighbours (halo_plan.hpp).
+    const form how = s.halo.by_messages ? form::messages : form::phase;
+    if (how == form::messages) {
+      s.win.begin_neighbour_messages();
+    } else {
+      s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
+    }
     try {
-      // Packed once the phase has begun: an exchange still in flight is refused above, before
-      // its packed cells are overwritten.
+      if (how == form::messages) {
+        for (const runtime::prepared_receive& r : s.halo.receives)
+          runtime::receive_prepared(s.win, s.data.data(), r);
+      }
+      // Packed once the exchange has begun: one still in flight is refused above, before its
+      // packed cells are overwritten.
       s.halo.pack(s.data.data(), s.packed.data());
-      for (const runtime::prepared_put& p : s.halo.puts)
-        runtime::put_prepared(s.win, s.data.data(), p);
-      for (const runtime::prepared_put& p : s.halo.packed_puts)
-        runtime::put_prepared(s.win, s.packed.data(), p);
+      const auto issue = how == form::messages ? &runtime::send_prepared : &runtime::put_prepared;
+      for (const runtime::prepared_put& p : s.halo.puts) issue(s.win, s.data.data(), p);
+      for (const runtime::prepared_put& p : s.halo.packed_puts) issue(s.win, s.packed.data(), p);
     } catch (...) {
-      s.win.end_neighbourhood_phase();
+      if (how == form::messages) {
+        s.win.end_neighbour_messages();
+      } else {
+        s.win.end_neighbourhood_phase();
+      }
       throw;
     }
-    return exchange_in_flight(s, halo_exchange::form::phase);
+    // Ghosts that arrived packed go to their places once the exchange is complete.
+    return halo_exchange{s.win, s.life.token(), how,
+                         [](void* arrived) {
+                           auto& done = *static_cast<state*>(arrived);
+                           done.halo.unpack(done.data.data());
+                         },
+                         &s};
   }
 
   /// The element at global index `at` (unchecked) as a global pointer; through a const array,
@@ -271,34 +290,6 @@ class ndarray {
     detail::halo_plan<N> halo;
     std::vector<T> packed;  // the cells a halo exchange sends packed (halo_plan.hpp)
   };
-  // The exchange of exchange_halo_begin() as messages (halo_plan.hpp): every receive posted
-  // first, then the sends.
-  static halo_exchange exchange_by_messages(state& s) {
-    s.win.begin_neighbour_messages();
-    try {
-      for (const runtime::prepared_receive& r : s.halo.receives)
-        runtime::receive_prepared(s.win, s.data.data(), r);
-      s.halo.pack(s.data.data(), s.packed.data());
-      for (const runtime::prepared_put& p : s.halo.puts)
-        runtime::send_prepared(s.win, s.data.data(), p);
-      for (const runtime::prepared_put& p : s.halo.packed_puts)
-        runtime::send_prepared(s.win, s.packed.data(), p);
-    } catch (...) {
-      s.win.end_neighbour_messages();
-      throw;
-    }
-    return exchange_in_flight(s, halo_exchange::form::messages);
-  }
-  // The handle of an exchange begun: ghosts that arrived packed go to their places once it is
-  // complete.
-  static halo_exchange exchange_in_flight(state& s, halo_exchange::form how) {
-    return halo_exchange{s.win, s.life.token(), how,
-                         [](void* arrived) {
-                           auto& done = *static_cast<state*>(arrived);
-                           done.halo.unpack(done.data.data());
-                         },
-                         &s};
-  }
   template <class U>
   [[nodiscard]] global_ptr<U> element_in(const index_type& at) const {
     const state& s = st();
