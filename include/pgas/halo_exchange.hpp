@@ -12,24 +12,19 @@ namespace pgas {
 
 class halo_exchange {
  public:
-  /// How the exchange travels: puts in a neighbourhood phase of the window, or messages that
-  /// leave the window's passive epoch alone (peers reached through MPI only).
-  enum class form { phase, messages };
   /// Nothing in flight: wait() returns at once.
   halo_exchange() noexcept = default;
-  /// An exchange issued on `w`, the window of the array whose lifetime `life` names, in the
-  /// form `how`; `finish(arrived)`, when given, runs once it is complete (it moves ghosts that
-  /// arrived packed to their places).
+  /// An exchange whose puts were issued in a neighbourhood phase of `w`, the window of the
+  /// array whose lifetime `life` names; `finish(arrived)`, when given, runs once the phase is
+  /// complete (it moves ghosts that arrived packed to their places).
   halo_exchange(runtime::window& w,
                 runtime::lifetime_token life,
-                form how = form::phase,
                 void (*finish)(void*) = nullptr,
                 void* arrived = nullptr) noexcept
-      : w_{&w}, life_{life}, how_{how}, finish_{finish}, arrived_{arrived} {}
+      : w_{&w}, life_{life}, finish_{finish}, arrived_{arrived} {}
   halo_exchange(halo_exchange&& other) noexcept
       : w_{std::exchange(other.w_, nullptr)},
         life_{other.life_},
-        how_{other.how_},
         finish_{other.finish_},
         arrived_{other.arrived_} {}
   halo_exchange& operator=(halo_exchange&& other) {
@@ -37,7 +32,6 @@ class halo_exchange {
       wait();
       w_ = std::exchange(other.w_, nullptr);
       life_ = other.life_;
-      how_ = other.how_;
       finish_ = other.finish_;
       arrived_ = other.arrived_;
     }
@@ -64,11 +58,7 @@ class halo_exchange {
       return;
     runtime::require_alive(life_, "a halo_exchange");
     runtime::window* w = std::exchange(w_, nullptr);
-    if (how_ == form::messages) {
-      w->end_neighbour_messages();
-    } else {
-      w->end_neighbourhood_phase();
-    }
+    w->end_neighbourhood_phase();
     finished();
   }
   /// Without blocking for the neighbours: true once the ghost cells hold their values and this
@@ -78,9 +68,7 @@ class halo_exchange {
     if (w_ == nullptr)
       return true;
     runtime::require_alive(life_, "a halo_exchange");
-    const bool done =
-        how_ == form::messages ? w_->test_neighbour_messages() : w_->test_neighbourhood_phase();
-    if (!done)
+    if (!w_->test_neighbourhood_phase())
       return false;
     w_ = nullptr;
     finished();
@@ -96,7 +84,6 @@ class halo_exchange {
   }
   runtime::window* w_ = nullptr;
   runtime::lifetime_token life_;
-  form how_ = form::phase;
   void (*finish_)(void*) = nullptr;
   void* arrived_ = nullptr;
 };

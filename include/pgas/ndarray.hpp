@@ -184,40 +184,35 @@ class ndarray {
   /// The same, split: issues the puts and returns; the ghosts are filled once wait() returns on
   /// the handle. In between, this image may read every cell it owns and write other arrays.
   [[nodiscard]] halo_exchange exchange_halo_begin() {
-    using form = halo_exchange::form;
     state& s = st();
     s.halo.copy_wrapped(s.data.data());
     if (s.halo.peers.empty())
       return {};
     // Where no peer's memory is mapped the puts travel as messages, every receive posted before
     // anything is sent; otherwise in an epoch over the neighbours (halo_plan.hpp).
-    const form how = s.halo.by_messages ? form::messages : form::phase;
-    if (how == form::messages) {
+    const bool by_messages = s.halo.by_messages;
+    if (by_messages) {
       s.win.begin_neighbour_messages();
     } else {
       s.win.begin_neighbourhood_phase(s.halo.peers, s.halo.peers);
     }
     try {
-      if (how == form::messages) {
+      if (by_messages) {
         for (const runtime::prepared_receive& r : s.halo.receives)
           runtime::receive_prepared(s.win, s.data.data(), r);
       }
       // Packed once the exchange has begun: one still in flight is refused above, before its
       // packed cells are overwritten.
       s.halo.pack(s.data.data(), s.packed.data());
-      const auto issue = how == form::messages ? &runtime::send_prepared : &runtime::put_prepared;
+      const auto issue = by_messages ? &runtime::send_prepared : &runtime::put_prepared;
       for (const runtime::prepared_put& p : s.halo.puts) issue(s.win, s.data.data(), p);
       for (const runtime::prepared_put& p : s.halo.packed_puts) issue(s.win, s.packed.data(), p);
     } catch (...) {
-      if (how == form::messages) {
-        s.win.end_neighbour_messages();
-      } else {
-        s.win.end_neighbourhood_phase();
-      }
+      s.win.end_neighbourhood_phase();  // either form
       throw;
     }
     // Ghosts that arrived packed go to their places once the exchange is complete.
-    return halo_exchange{s.win, s.life.token(), how,
+    return halo_exchange{s.win, s.life.token(),
                          [](void* arrived) {
                            auto& done = *static_cast<state*>(arrived);
                            done.halo.unpack(done.data.data());

@@ -117,6 +117,10 @@ void window::begin_neighbourhood_phase(const std::vector<int>& targets,
 
 void window::end_neighbourhood_phase() {
   window_state& s = state();
+  if (s.messages_in_flight) {
+    end_neighbour_messages();
+    return;
+  }
   if (s.mode != epoch::neighbourhood)
     throw usage_error("end_neighbourhood_phase() outside a neighbourhood phase");
   if (!s.access_completed)
@@ -127,6 +131,8 @@ void window::end_neighbourhood_phase() {
 
 bool window::test_neighbourhood_phase() {
   window_state& s = state();
+  if (s.messages_in_flight)
+    return test_neighbour_messages();
   if (s.mode != epoch::neighbourhood)
     throw usage_error("test_neighbourhood_phase() outside a neighbourhood phase");
   // MPI has no non-blocking MPI_Win_complete; it returns once this process's puts have left

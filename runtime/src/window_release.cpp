@@ -108,11 +108,7 @@ void window::release() noexcept {
     // An exchange by messages likewise: its receives write into the window's memory.
     if (s.mode == epoch::neighbourhood || s.messages_in_flight) {
       try {
-        if (s.messages_in_flight) {
-          end_neighbour_messages();
-        } else {
-          end_neighbourhood_phase();
-        }
+        end_neighbourhood_phase();
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pgas: image %d, releasing a window: %s\n", s.rank, e.what());
       }

@@ -146,12 +146,14 @@ class window {
   /// `origins` (MPI_Win_post) and accesses the `targets` (MPI_Win_start). Collective over the
   /// processes named, which must name each other symmetrically.
   void begin_neighbourhood_phase(const std::vector<int>& targets, const std::vector<int>& origins);
-  /// Completes the access (MPI_Win_complete) and exposure (MPI_Win_wait), then back to passive.
+  /// Completes the access (MPI_Win_complete) and exposure (MPI_Win_wait), then back to passive;
+  /// of an exchange by messages (begin_neighbour_messages), every receive and send.
   void end_neighbourhood_phase();
   /// The same without blocking for the origins: completes the access (MPI_Win_complete), then
   /// asks whether every origin has completed its access (MPI_Win_test, MPI-4.1 §12.5.2). True:
   /// the phase has ended, the window is back in the passive epoch. False: call it or
-  /// end_neighbourhood_phase() again later.
+  /// end_neighbourhood_phase() again later. Of an exchange by messages: whether every receive
+  /// and send is complete (then it has ended).
   [[nodiscard]] bool test_neighbourhood_phase();
 
   /// The message form of a neighbourhood phase, for a window whose peers' memory is not mapped
@@ -161,17 +163,13 @@ class window {
   /// passive epoch, as a phase does, waits under some MPIs for every peer to answer (Open MPI's
   /// osc/pt2pt between hosts: MPI_Win_unlock_all a round trip to a peer that may be computing);
   /// a message waits for nobody. Local; usage_error while the window's last exchange of either
-  /// form is in flight. Receives first, then sends, then end or test.
+  /// form is in flight. Receives first, then sends; end_neighbourhood_phase() or
+  /// test_neighbourhood_phase() ends either form.
   void begin_neighbour_messages();
   /// Posts one receive of `count` `type`s from `source` into `into` (this process's memory of
   /// the window), or one send of them from `from` to `target`. Local, inside the exchange.
   void receive_from_neighbour(void* into, int count, MPI_Datatype type, int source);
   void send_to_neighbour(const void* from, int count, MPI_Datatype type, int target);
-  /// Completes every receive and send of the exchange, serving the message engine while it
-  /// waits (a neighbour may wait for this image's handlers before it sends).
-  void end_neighbour_messages();
-  /// The same without blocking: true once all are complete and the exchange has ended.
-  [[nodiscard]] bool test_neighbour_messages();
 
   // What rma.hpp builds operations from. Local.
   /// Copies `bytes` into memory that stays unchanged until the next completion of all this
@@ -265,6 +263,10 @@ class window {
   void require_passive(const char* what) const;
 
  private:
+  // The ends of an exchange by messages: every receive and send completed, serving the message
+  // engine while it waits (a neighbour may wait for this image's handlers before it sends).
+  void end_neighbour_messages();
+  [[nodiscard]] bool test_neighbour_messages();
   explicit window(std::unique_ptr<window_state> s) noexcept;
   // Gives a freshly created MPI_Win its error handler, its peers' exposure and its epoch.
   static window finish_creation(std::unique_ptr<window_state> s,
