@@ -218,6 +218,14 @@ runtime::element_runs ghosts_in_place(const tile_layout<N>& layout,
   return runs;
 }
 
+/// Moves `runs` to start at element 0 and returns where they started: the displacement a put's
+/// or a receive's target side is given.
+inline MPI_Aint shift_to_start(runtime::element_runs& runs) {
+  const MPI_Aint lowest = runs.lowest();
+  runs.shift(-lowest);
+  return lowest;
+}
+
 /// Where image `sender`'s packed boxes land in image `receiver`'s staging area: `first`
 /// elements past its start, `elements` of them (0: none). Local.
 struct staged_range {
@@ -340,9 +348,8 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout,
     const auto peer = static_cast<std::size_t>(plan.peers[k]);
     if (!origins[k].empty()) {
       runtime::element_runs targets = ghosts_in_place<T>(layout, me, peer, edges);
-      const MPI_Aint lowest = targets.lowest();
-      targets.shift(-lowest);
-      plan.puts.push_back(runtime::prepare_put_runs<T>(origins[k], plan.peers[k], lowest, targets));
+      const MPI_Aint at = shift_to_start(targets);
+      plan.puts.push_back(runtime::prepare_put_runs<T>(origins[k], plan.peers[k], at, targets));
     }
     if (!packed[k].empty()) {
       // After the neighbour's earlier senders' boxes in its staging area.
@@ -362,9 +369,8 @@ halo_plan<N> plan_halo(const tile_layout<N>& layout,
     // What the neighbour's puts write here (neighbours are mutual), as receives.
     runtime::element_runs ghosts = ghosts_in_place<T>(layout, peer, me, edges);
     if (!ghosts.empty()) {
-      const MPI_Aint lowest = ghosts.lowest();
-      ghosts.shift(-lowest);
-      plan.receives.push_back(runtime::prepare_receive_runs<T>(plan.peers[k], lowest, ghosts));
+      const MPI_Aint at = shift_to_start(ghosts);
+      plan.receives.push_back(runtime::prepare_receive_runs<T>(plan.peers[k], at, ghosts));
     }
     const staged_range from = staged_from<T>(layout, peer, me, edges);
     if (from.elements > 0) {
