@@ -14,7 +14,7 @@ window allocate_team_window(MPI_Comm comm,
                             int disp_unit,
                             const std::vector<std::size_t>& every_rank_bytes) {
   if (auto kept = window_pool::take(comm, every_rank_bytes, disp_unit)) {
-    live_windows().push_back(kept.get());
+    window_goes_live(*kept);
     if (statistics::enabled)
       ++statistics::counters.windows_from_pool;
     return window{std::move(kept)};

@@ -55,6 +55,7 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
     s.pending.written(target).record(begin, end, kind);
   }
   s.pending.mark(target);
+  note_work(s);
   return {s.win, passive, target == s.rank, disp + s.shift_units};
 }
 
@@ -104,7 +105,9 @@ bool window::begin_in_place_updates() {
 }
 
 void window::note_write(int target) {
-  state().pending.mark(target);
+  window_state& s = state();
+  s.pending.mark(target);
+  note_work(s);
 }
 
 void window::ordering_for_owner(int target, MPI_Aint disp, std::size_t bytes) {
@@ -124,6 +127,7 @@ void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
     s.at_owner.assign(static_cast<std::size_t>(s.ranks), 0);
   ++s.at_owner[static_cast<std::size_t>(target)];
   ++s.at_owner_total;
+  note_work(s);
 }
 
 bool window::owner_applies_updates() const {

@@ -60,7 +60,7 @@ window window::finish_creation(std::unique_ptr<window_state> s,
   }
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
   w.state().mode = epoch::passive;
-  live_windows().push_back(&w.state());
+  window_goes_live(w.state());
   if (statistics::enabled)
     ++statistics::counters.windows_created;
   return w;

@@ -9,7 +9,6 @@
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -98,8 +97,7 @@ void window::release() noexcept {
   if (!s_)
     return;
   window_state& s = *s_;
-  auto& live = live_windows();
-  live.erase(std::remove(live.begin(), live.end(), &s), live.end());
+  window_leaves(s);
   // After MPI_Finalize nothing may be called; the program ended the environment too early.
   if (s.win != MPI_WIN_NULL && mpi_running()) {
     // A halo exchange still in flight (its handle outlived the array, or was never waited

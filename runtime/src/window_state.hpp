@@ -34,8 +34,8 @@ struct window_state {
   // owner applies their updates, or (a shared window in its passive epoch) every image applies
   // them in place with atomic accesses that order themselves (processor atomics, release
   // stores read with acquire loads), which MPI-4.1 §12.2.3 leaves to the processes on a shared
-  // window — so a sync point skips its MPI_Win_sync (complete_windows reads this in the
-  // passive epoch only).
+  // window — so a sync point skips its MPI_Win_sync where windows need one each (MPI's
+  // separate model; window_completion.cpp reads this in the passive epoch only).
   bool only_through_owner = false;
   [[nodiscard]] bool needs_memory_sync() const noexcept {
     return !(only_through_owner && (owner_applies || flavor == window_flavor::shared));
@@ -79,6 +79,9 @@ struct window_state {
   std::vector<std::uint32_t> at_owner;
   std::vector<int> world_ranks;  // of every rank of comm, once asked
   std::size_t at_owner_total = 0;
+  // In windows_with_work(): this process has issued something on the window that a sync point
+  // must complete (writes, batches for owners), so the sync points visit it.
+  bool has_work = false;
 
   /// Nothing of this process's is in flight any more: no pending writes, staging reusable.
   void completed() noexcept {
@@ -88,7 +91,20 @@ struct window_state {
 };
 
 /// Every window handle alive in this process (not the pool's kept windows), for sync points.
+/// A window joins with window_goes_live and leaves with window_leaves (no other change).
 std::vector<window_state*>& live_windows();
+void window_goes_live(window_state& s);
+void window_leaves(window_state& s);
+/// The live windows with something for a sync point to complete, which it visits alone: a sync
+/// point costs no more with a hundred untouched arrays than with one. A window joins when this
+/// process writes to it or sends its owners batches (note_work), and leaves once completed.
+std::vector<window_state*>& windows_with_work();
+inline void note_work(window_state& s) {
+  if (!s.has_work) {
+    s.has_work = true;
+    windows_with_work().push_back(&s);
+  }
+}
 /// The states of those windows by name, for messages that name a window.
 std::unordered_map<std::uint64_t, window_state*>& named_windows();
 /// Makes progress until every batch sent to `target` (or to any target) for its owner to apply

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <array>
 #include <numeric>
 #include <span>
@@ -11,18 +12,10 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
-std::size_t right() {
-  return (me() + 1) % images();
-}
-std::size_t left() {
-  return (me() + images() - 1) % images();
-}
+using pgas_test::images;
+using pgas_test::left;
+using pgas_test::me;
+using pgas_test::right;
 
 TEST(Coarray, local_copy_and_remote_copies) {
   pgas::coarray<int> x(3);
