@@ -1,6 +1,7 @@
-// Micro benchmarks, each beside the raw MPI it stands for: one remote element put and get,
-// a 1 MiB bulk put, a 1 MiB get spanning two images, a strided get, STREAM triad on local(), a
-// scalar co_sum (vs MPI_Allreduce), and array construction + destruction.
+// Micro benchmarks, each beside the raw MPI it stands for: one remote element put (also with a
+// hundred more arrays live, which a sync point must not walk) and get, a 1 MiB bulk put, a 1 MiB
+// get spanning two images, a strided get, STREAM triad on local(), a scalar co_sum (vs
+// MPI_Allreduce), and array construction + destruction.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -39,6 +40,57 @@ struct raw_window {
   MPI_Win win = MPI_WIN_NULL;
 };
 
+// The image whose element image 0 writes in the put benchmarks: its right neighbour.
+std::size_t written_image() {
+  return 1 % pgas::num_images();
+}
+
+// Image 0 writes `ops` values to its right neighbour's element of `a`, completing each write.
+void pgas_puts(pgas::array<long>& a, std::size_t ops) {
+  if (pgas::this_image() != 0)
+    return;
+  const auto target = static_cast<std::size_t>(right());
+  for (std::size_t k = 0; k < ops; ++k) {
+    a[target] = static_cast<long>(k);
+    pgas::sync_memory();
+  }
+}
+
+// Collective: whether image 0's last write of pgas_puts landed at its neighbour.
+bool pgas_puts_landed(const pgas::array<long>& a, std::size_t ops) {
+  pgas::sync_all();
+  const bool ok =
+      pgas::this_image() != written_image() || a.local()[0] == static_cast<long>(ops - 1);
+  return pgas::co_min(ok ? 1 : 0) == 1;
+}
+
+// The same by hand: MPI_Put + MPI_Win_flush, with MPI_Win_sync after each if `win_sync` (what
+// sync_memory() also does: it orders this image's local loads and stores too).
+void raw_puts(const raw_window& w, std::size_t ops, bool win_sync) {
+  if (pgas::this_image() != 0)
+    return;
+  for (std::size_t k = 0; k < ops; ++k) {
+    const long v = static_cast<long>(k);
+    MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
+    MPI_Win_flush(right(), w.win);
+    if (win_sync)
+      MPI_Win_sync(w.win);
+  }
+}
+
+// Collective: raw_puts once more on a cleared target, and whether its last put landed.
+bool raw_puts_land(const raw_window& w, std::size_t ops, bool win_sync) {
+  *w.base = -1;
+  MPI_Win_sync(w.win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  raw_puts(w, ops, win_sync);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_sync(w.win);
+  const bool landed =
+      pgas::this_image() != written_image() || *w.base == static_cast<long>(ops - 1);
+  return pgas::co_min(landed ? 1 : 0) == 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,53 +115,35 @@ int main(int argc, char** argv) {
     // The element image 0's right neighbour owns; image 0 writes it and completes each write.
     pgas::array<long> a(p);
     raw_window w(1);
-    const auto target = static_cast<std::size_t>(right());
     // The third variant shows where the difference goes: sync_memory() also orders this
     // image's local loads and stores (MPI_Win_sync), which MPI_Put + flush alone does not.
-    const auto raw_puts = [&](bool win_sync) {
-      return [&, win_sync] {
-        if (pgas::this_image() != 0)
-          return;
-        for (std::size_t k = 0; k < ops; ++k) {
-          const long v = static_cast<long>(k);
-          MPI_Put(&v, 1, MPI_LONG, right(), 0, 1, MPI_LONG, w.win);
-          MPI_Win_flush(right(), w.win);
-          if (win_sync)
-            MPI_Win_sync(w.win);
-        }
-      };
-    };
-    const auto t = bench::interleaved_medians(reps, {[&] {
-                                                       if (pgas::this_image() != 0)
-                                                         return;
-                                                       for (std::size_t k = 0; k < ops; ++k) {
-                                                         a[target] = static_cast<long>(k);
-                                                         pgas::sync_memory();
-                                                       }
-                                                     },
-                                                     raw_puts(false), raw_puts(true)});
-    pgas::sync_all();
-    const bool ok =
-        pgas::this_image() != target || a.local()[0] == static_cast<long>(ops - 1) || p == 1;
-    // Each raw variant once more on a cleared target: its last put must have landed.
-    const auto raw_ok = [&](bool win_sync) {
-      *w.base = -1;
-      MPI_Win_sync(w.win);
-      MPI_Barrier(MPI_COMM_WORLD);
-      raw_puts(win_sync)();
-      MPI_Barrier(MPI_COMM_WORLD);
-      MPI_Win_sync(w.win);
-      const bool landed = static_cast<std::size_t>(pgas::this_image()) != target ||
-                          *w.base == static_cast<long>(ops - 1) || p == 1;
-      return pgas::co_min(landed ? 1 : 0) == 1;
-    };
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { pgas_puts(a, ops); }, [&] { raw_puts(w, ops, false); },
+               [&] { raw_puts(w, ops, true); }});
     const auto rate = [&](double seconds) { return static_cast<double>(ops) / seconds; };
     results.push_back(bench::report("put", "pgas", ops_size, t[0], rate(t[0]), "ops/s",
-                                    pgas::co_min(ok ? 1 : 0) == 1));
-    results.push_back(
-        bench::report("put", "mpi_put_flush", ops_size, t[1], rate(t[1]), "ops/s", raw_ok(false)));
+                                    pgas_puts_landed(a, ops)));
+    results.push_back(bench::report("put", "mpi_put_flush", ops_size, t[1], rate(t[1]), "ops/s",
+                                    raw_puts_land(w, ops, false)));
     results.push_back(bench::report("put", "mpi_put_flush_win_sync", ops_size, t[2], rate(t[2]),
-                                    "ops/s", raw_ok(true)));
+                                    "ops/s", raw_puts_land(w, ops, true)));
+  }
+
+  bench::progress("micro: element put, 100 more arrays live");
+  {
+    // The same puts where a program keeps many arrays: a sync point completes only the windows
+    // written since the last one, so the untouched arrays cost it nothing.
+    std::vector<std::unique_ptr<pgas::array<double>>> untouched;
+    for (int k = 0; k < 100; ++k) untouched.push_back(std::make_unique<pgas::array<double>>(p));
+    pgas::array<long> a(p);
+    raw_window w(1);
+    const auto t = bench::interleaved_medians(
+        reps, {[&] { pgas_puts(a, ops); }, [&] { raw_puts(w, ops, false); }});
+    const auto rate = [&](double seconds) { return static_cast<double>(ops) / seconds; };
+    results.push_back(bench::report("put_100_arrays_live", "pgas", ops_size, t[0], rate(t[0]),
+                                    "ops/s", pgas_puts_landed(a, ops)));
+    results.push_back(bench::report("put_100_arrays_live", "mpi_put_flush", ops_size, t[1],
+                                    rate(t[1]), "ops/s", raw_puts_land(w, ops, false)));
   }
 
   bench::progress("micro: element get");
