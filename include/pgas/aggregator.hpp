@@ -48,7 +48,7 @@ class aggregator {
   /// Local. Throws usage_error for capacity 0 or one the machine's memory cannot hold, for an op
   /// that does not combine (no_op), or for a bitwise or logical op on floating point.
   aggregator(C& c, reduce_op op, std::size_t capacity)
-      : held_{std::make_unique<held>(c.finder(), c.size(), op, checked_capacity(op, capacity))} {}
+      : held_{std::make_unique<held>(c.finder(), op, checked_capacity(op, capacity))} {}
   aggregator(aggregator&&) noexcept = default;
   aggregator& operator=(aggregator&& other) noexcept {
     if (this != &other) {
@@ -73,13 +73,14 @@ class aggregator {
     // Checked here, not at sending, so the caller learns which add was wrong.
     if (h.finder.expired())
       throw usage_error("pgas::aggregator::add: its container no longer exists");
-    if (i >= h.size)
-      runtime::throw_out_of_range("aggregator index", i, h.size);
+    if (const std::size_t size = h.finder.size_while_alive(); i >= size)
+      runtime::throw_out_of_range("aggregator index", i, size);
     detail::note_element_access([&] { note_for_race_check(h, i, where); });
     if (h.indices.size() == h.capacity)
       h.issue();
     h.indices.push_back(i);
     h.values.push_back(v);
+    h.holding();
   }
   /// Sends every held update (one accumulate per owner). Local; complete at the next sync point.
   void flush() { live("flush").issue(); }
@@ -91,8 +92,7 @@ class aggregator {
  private:
   // Registered with the runtime at a fixed address, so sync points can send its updates.
   struct held final : runtime::deferred_writes {
-    held(finder_type f, std::size_t n, reduce_op o, std::size_t cap)
-        : finder{std::move(f)}, size{n}, op{o}, capacity{cap} {
+    held(finder_type f, reduce_op o, std::size_t cap) : finder{std::move(f)}, op{o}, capacity{cap} {
       indices.reserve(cap);
       values.reserve(cap);
     }
@@ -105,12 +105,9 @@ class aggregator {
     void issue() override {
       // Updates are only added while the container exists, and its destruction sends them
       // first: a gone container leaves nothing to send, and a sync point must not throw here.
-      if (finder.expired())
+      if (finder.expired() || indices.empty())
         return;
       const auto elements = finder.lock("pgas::aggregator");
-      size = elements.size();  // a vector's size changes only in collective calls, which sync
-      if (indices.empty())
-        return;
       // Taken out first: whatever happens while sending, no update is sent twice.
       std::vector<std::size_t> sending_indices;
       std::vector<value_type> sending_values;
@@ -127,7 +124,6 @@ class aggregator {
     std::vector<detail::owner_share<value_type>> shares;  // room for accumulate_scattered
 
     finder_type finder;
-    std::size_t size;  // the container's, as of the last sending
     reduce_op op;
     std::size_t capacity;
     std::vector<std::size_t> indices;  // held updates: element indices and values

@@ -150,6 +150,7 @@ class unordered_map {
     // The owner took h's low part: the rest spreads the keys of one owner in its buffer.
     if (async_->stream.held.insert(owner, k, home_of_hash(h), v, same_key))
       async_->stream.send(owner);
+    async_->stream.holding();
   }
   /// Sends: k's value += v at k's owner, or k = v if absent; repeated keys are combined here
   /// first. Not collective; applied by the next sync point of the map's team. Local.
@@ -160,6 +161,7 @@ class unordered_map {
     const std::size_t owner = owner_of_hash(h);
     if (async_->stream.held.accumulate(owner, k, home_of_hash(h), v, same_key))
       async_->stream.send(owner);
+    async_->stream.holding();
   }
   /// A future of k's value at its owner, which answers when it makes progress; it sees this
   /// image's earlier async updates and everything applied there before. Local.
@@ -545,7 +547,8 @@ class unordered_map {
   }
 
   // This image's async updates not yet sent, combined per owner; a sync point sends them all
-  // (runtime::deferred_writes), and so does the map's destruction.
+  // (runtime::deferred_writes: the stream says holding() at each update), and so does the map's
+  // destruction.
   struct update_stream final : runtime::deferred_writes {
     update_stream(const dist_object<unordered_map*>& map, std::size_t images)
         : self(map), held(images, batch_for_engine()) {}

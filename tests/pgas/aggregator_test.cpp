@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <random>
 #include <utility>
@@ -199,6 +200,48 @@ TEST(AggregatorSums, a_container_destroyed_first_receives_what_was_held_for_it) 
   EXPECT_THROW(agg->add(0, 1), pgas::usage_error);
   EXPECT_EQ(seen, 5);
   agg.reset();
+  pgas::sync_all();
+}
+
+// A sync point sends what the aggregators that hold updates hold, however many others are idle
+// (it visits only those), round after round, and an aggregator destroyed while another's
+// updates are held leaves them to be sent.
+TEST(AggregatorSums, a_sync_point_sends_the_holding_aggregators_among_idle_ones) {
+  pgas::array<long> a(images());
+  std::vector<std::unique_ptr<pgas::aggregator<pgas::array<long>>>> aggs;
+  for (int k = 0; k < 20; ++k) {
+    aggs.push_back(
+        std::make_unique<pgas::aggregator<pgas::array<long>>>(a, pgas::reduce_op::sum, 16));
+  }
+  const std::size_t right = (me() + 1) % images();
+  long expected = 0;
+  for (long round = 1; round <= 3; ++round) {
+    aggs[3]->add(right, round);
+    aggs[17]->add(right, 10 * round);
+    const auto gone = static_cast<std::size_t>(4 + round);
+    aggs[gone]->add(right, 100);  // held, then destroyed:
+    aggs[gone].reset();           // it sends what it holds as it goes
+    expected += 11 * round + 100;
+    pgas::sync_all();
+    EXPECT_EQ(a.local()[0], expected) << "round " << round;
+    EXPECT_EQ(aggs[3]->held_updates() + aggs[17]->held_updates(), 0u);
+    pgas::sync_all();
+  }
+}
+
+// An aggregator on a vector checks each index against the vector's size when it is added,
+// after the vector shrank or grew.
+TEST(AggregatorSums, an_index_is_checked_against_the_vectors_size_now) {
+  pgas::vector<long> v(4 * images());
+  pgas::aggregator agg(v, pgas::reduce_op::sum, 8);
+  v.resize(images());
+  EXPECT_THROW(agg.add(2 * images(), 1), pgas::out_of_range);
+  v.resize(8 * images());
+  agg.add(7 * images(), 1);
+  pgas::sync_all();
+  long total = 0;
+  for (long x : v.local()) total += x;
+  EXPECT_EQ(pgas::co_sum(total), static_cast<long>(images()));
   pgas::sync_all();
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -252,6 +253,28 @@ TEST(UnorderedMap, a_moved_map_receives_the_async_updates_sent_to_it) {
   EXPECT_THROW(first.async_insert(1, 1), pgas::usage_error);
   EXPECT_THROW((void)first.async_find(1), pgas::usage_error);
   pgas::sync_all();
+}
+
+// A sync point sends the async updates of the maps that hold some, however many others are
+// idle, and a map that held updates at one sync point and none at the next is sent again once
+// it holds some again.
+TEST(UnorderedMap, a_sync_point_sends_the_held_async_updates_among_idle_maps) {
+  std::vector<std::unique_ptr<pgas::unordered_map<long, long>>> maps;
+  for (int k = 0; k < 12; ++k) maps.push_back(std::make_unique<pgas::unordered_map<long, long>>());
+  for (long round = 1; round <= 3; ++round) {
+    for (const std::size_t m : {std::size_t{2}, std::size_t{9}}) {
+      for (long key = 0; key < 40; ++key) maps[m]->async_accumulate(key, round);
+    }
+    pgas::sync_all();
+    const long want = static_cast<long>(images()) * round * (round + 1) / 2;
+    std::size_t wrong = 0;
+    for (const std::size_t m : {std::size_t{2}, std::size_t{9}}) {
+      for (long key = 0; key < 40; ++key) wrong += maps[m]->find(key) == want ? 0u : 1u;
+    }
+    EXPECT_EQ(wrong, 0u) << "round " << round;
+    EXPECT_EQ(pgas::co_sum(maps[5]->local_size()), 0u);
+    pgas::sync_all();
+  }
 }
 
 TEST(KeyedCombiner, repeated_keys_are_combined_where_they_are_made_within_a_bounded_batch) {

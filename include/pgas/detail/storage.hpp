@@ -199,7 +199,8 @@ class storage {
   /// moved: for objects that outlive a call (aggregators). Does not keep the container alive.
   class element_finder {
    public:
-    explicit element_finder(std::weak_ptr<state_type> s) noexcept : s_{std::move(s)} {}
+    explicit element_finder(const std::shared_ptr<state_type>& s) noexcept
+        : s_{s}, seen_{s.get()} {}
     /// The elements for one use. Throws usage_error naming `what` if the container is gone.
     [[nodiscard]] locked_elements lock(const char* what) const {
       auto s = s_.lock();
@@ -209,9 +210,14 @@ class storage {
     }
     /// True once the container is gone. Cheap: no reference is taken.
     [[nodiscard]] bool expired() const noexcept { return s_.expired(); }
+    /// The container's size now (a vector's changes in collective calls). Only while
+    /// !expired(): the process is single-threaded, so nothing frees the container between the
+    /// two calls, and no reference needs taking (an aggregator asks at every add).
+    [[nodiscard]] std::size_t size_while_alive() const noexcept { return seen_->dist.size(); }
 
    private:
     std::weak_ptr<state_type> s_;
+    const state_type* seen_;  // what s_ names, read only while it is alive
   };
   [[nodiscard]] element_finder finder() const {
     (void)state();  // a moved-from container has nothing to find: usage_error
