@@ -6,14 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
+
 namespace bad_input {
 
-inline std::size_t me() {
-  return pgas::this_image();
-}
-inline std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 // Data written before the misuse, on other images: it must all be there afterwards.
 class BadInput : public ::testing::Test {
