@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,12 +16,8 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 struct block_table {
   using type = pgas::array<std::uint64_t, pgas::block>;

@@ -5,18 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 std::vector<double> values_of(std::size_t img) {
   return {static_cast<double>(img), 10.0 + static_cast<double>(img), -static_cast<double>(img)};

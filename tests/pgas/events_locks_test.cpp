@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,12 +27,8 @@ struct lock_queue_inspection {
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 TEST(Event, every_post_of_many_concurrent_posters_is_counted) {
   pgas::event ev;

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <algorithm>
 #include <complex>
 #include <cstdint>
@@ -21,12 +22,8 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 // MPI_Win_allocate_shared needs every image of its communicator on one node: between hosts
 // (scripts/two-hosts) the world's windows cannot be shared windows.
 bool world_on_one_node() {

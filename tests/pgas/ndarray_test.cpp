@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <array>
 #include <cstddef>
 #include <numeric>
@@ -13,9 +14,7 @@
 
 namespace {
 
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
 
 // The value of the element at global index g: its position, in base 1000.
 template <std::size_t N>
@@ -404,18 +403,18 @@ TEST(NdArray, transpose_between_any_grids_element_by_element) {
 }
 
 TEST(NdArray, bad_shapes_grids_patches_and_indices_are_refused) {
-  using shape = std::array<std::size_t, 2>;
+  using extents = std::array<std::size_t, 2>;
   using dbl2 = pgas::ndarray<double, 2>;
-  const shape four{4, 4};
+  const extents four{4, 4};
   const pgas::grid<2> too_many({images() + 1, 1});
   const pgas::grid<2> with_zero({images(), 0});
   EXPECT_THROW((void)dbl2(four, too_many), pgas::usage_error);
   EXPECT_THROW((void)dbl2(four, with_zero), pgas::usage_error);
-  const shape huge{std::size_t{1} << 40, std::size_t{1} << 40};
+  const extents huge{std::size_t{1} << 40, std::size_t{1} << 40};
   const pgas::grid<2> rows({images(), 1});
   EXPECT_THROW((void)dbl2(huge, rows), pgas::usage_error);
   if (images() > 1) {
-    const shape thin{images() + 1, 4};
+    const extents thin{images() + 1, 4};
     EXPECT_THROW((void)dbl2(thin, rows, 2), pgas::usage_error);
   }
   pgas::ndarray<double, 2> a({3, 4}, pgas::grid({1, images()}), 0);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "../support/races_in.hpp"
+#include "../support/ring_neighbours.hpp"
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -16,9 +17,7 @@ namespace {
 
 using pgas_test::races_in;
 
-std::size_t me() {
-  return pgas::this_image();
-}
+using pgas_test::me;
 
 TEST(RaceCheckCompiledOut, the_program_knows_element_accesses_go_unseen) {
   ASSERT_TRUE(pgas::race_check_enabled()) << "run with PGAS_CHECK=1";

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "../support/races_in.hpp"
+#include "../support/ring_neighbours.hpp"
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -20,12 +21,8 @@ using pgas_test::races_in;
 
 constexpr pgas::reduce_op sum = pgas::reduce_op::sum;
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 // True when some image's newest report names this file at both lines, and says `text`.
 bool reported_at(unsigned line_a, unsigned line_b, const std::string& text) {

@@ -6,17 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <cstdlib>
 #include <cstring>
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 bool counting() {
   const char* v = std::getenv("PGAS_STATS");

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -18,12 +19,8 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 long value_at(std::size_t i) {
   return 3 * static_cast<long>(i) + 1;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <map>
 #include <memory>
 #include <random>
@@ -14,12 +15,8 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 TEST(UnorderedMap, overlapping_inserts_from_every_image_give_the_exact_union) {
   pgas::unordered_map<long, long> m(4);  // tiny on purpose: growth happens at commit

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <numeric>
 #include <vector>
 
@@ -12,12 +13,8 @@ namespace {
 static_assert(std::ranges::random_access_range<pgas::vector<int>>);
 static_assert(pgas::distributed_range<pgas::vector<int>>);
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 // Image img appends `per` values img * 1'000'000 + k per round.
 long value_of(std::size_t img, std::size_t k) {

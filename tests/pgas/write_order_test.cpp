@@ -11,17 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include <numeric>
 #include <vector>
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 struct block_array {
   using type = pgas::array<long, pgas::block>;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/ring_neighbours.hpp"
 #include "../support/under_asan.hpp"
 #include <fstream>
 #include <random>
@@ -14,12 +15,8 @@
 
 namespace {
 
-std::size_t me() {
-  return pgas::this_image();
-}
-std::size_t images() {
-  return pgas::num_images();
-}
+using pgas_test::images;
+using pgas_test::me;
 
 // Resident memory of this process in KiB, from /proc.
 long resident_kib() {

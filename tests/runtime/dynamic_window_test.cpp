@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "world_ranks.hpp"
 #include <memory>
 #include <vector>
 
@@ -14,15 +15,9 @@ namespace {
 
 using pgas::runtime::window;
 
-int me() {
-  return static_cast<int>(pgas::this_image());
-}
-int images() {
-  return static_cast<int>(pgas::num_images());
-}
-void sync() {
-  pgas::runtime::sync_all(pgas::runtime::world_comm());
-}
+using pgas::test::images;
+using pgas::test::me;
+using pgas::test::sync;
 
 TEST(DynamicWindow, attributes_say_dynamic_with_no_memory) {
   auto w = window::create_dynamic(pgas::runtime::world_comm());

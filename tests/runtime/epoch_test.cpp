@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "world_ranks.hpp"
 #include <algorithm>
 #include <vector>
 
@@ -15,12 +16,8 @@ namespace {
 
 using pgas::runtime::window;
 
-int me() {
-  return static_cast<int>(pgas::this_image());
-}
-int images() {
-  return static_cast<int>(pgas::num_images());
-}
+using pgas::test::images;
+using pgas::test::me;
 
 window zeroed_ints(std::size_t n) {
   auto w = window::allocate(pgas::runtime::world_comm(), n * sizeof(int), sizeof(int));

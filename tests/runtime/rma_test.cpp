@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "window_flavors.hpp"
+#include "world_ranks.hpp"
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -17,15 +18,9 @@ namespace {
 using pgas::runtime::reduce_op;
 using pgas::test::memory_flavor;
 
-int me() {
-  return static_cast<int>(pgas::this_image());
-}
-int images() {
-  return static_cast<int>(pgas::num_images());
-}
-void sync() {
-  pgas::runtime::sync_all(pgas::runtime::world_comm());
-}
+using pgas::test::images;
+using pgas::test::me;
+using pgas::test::sync;
 
 // A window of n longs per image, zeroed and visible to all.
 pgas::test::flavored_window longs(memory_flavor f, std::size_t n) {

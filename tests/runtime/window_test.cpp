@@ -11,6 +11,7 @@
 
 #include "window_flavors.hpp"
 #include "window_pool.hpp"
+#include "world_ranks.hpp"
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -28,12 +29,8 @@ static_assert(!std::is_copy_assignable_v<window>);
 static_assert(std::is_nothrow_move_constructible_v<window>);
 static_assert(std::is_nothrow_move_assignable_v<window>);
 
-int me() {
-  return static_cast<int>(pgas::this_image());
-}
-int images() {
-  return static_cast<int>(pgas::num_images());
-}
+using pgas::test::images;
+using pgas::test::me;
 
 class Window : public ::testing::TestWithParam<memory_flavor> {};
 
