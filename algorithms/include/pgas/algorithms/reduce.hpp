@@ -2,9 +2,11 @@
 // pgas::reduce, transform_reduce and dot: one local pass per image, then one combination.
 
 #include <pgas/algorithms/detail.hpp>
+#include <pgas/algorithms/local_pass.hpp>
 #include <pgas/runtime/collective.hpp>
 
-#include <ranges>
+#include <range/v3/range/access.hpp>
+#include <range/v3/range/concepts.hpp>
 
 #include <functional>
 #include <numeric>
@@ -39,8 +41,9 @@ T combine_partials(const std::optional<T>& mine, const T& init, Op op) {
 template <distributed_range R, class T, class Op>
 [[nodiscard]] T reduce(R&& r, T init, Op op) {
   const auto acting = detail::act_on(r);
-  std::optional<T> mine;
-  for (auto&& x : r.local()) mine = mine ? op(*mine, static_cast<T>(x)) : static_cast<T>(x);
+  auto&& local = r.local();
+  const std::optional<T> mine = detail::fold_part<T>(
+      ::ranges::begin(local), ::ranges::end(local), [](auto&& x) { return x; }, op);
   return detail::combine_partials(mine, init, op);
 }
 
@@ -51,10 +54,10 @@ template <distributed_range R>
   using T = detail::range_value_t<R>;
   T sum{};
   auto&& local = r.local();
-  if constexpr (std::ranges::common_range<decltype(local)>) {
+  if constexpr (::ranges::common_range<decltype(local)>) {
     // Partial sums that do not wait for each other: one chain of dependent adds runs at the
     // adder's latency, and a quarter slower again when its loop straddles a 64-byte line.
-    sum = std::reduce(std::ranges::begin(local), std::ranges::end(local), T{});
+    sum = std::reduce(::ranges::begin(local), ::ranges::end(local), T{});
   } else {
     for (auto&& x : local) sum += x;
   }
@@ -77,12 +80,9 @@ template <distributed_range A, distributed_range B, class T, class Reduce, class
         "into the other's distribution first");
   }
   auto&& la = a.local();
-  auto y = std::ranges::begin(b.local());
-  std::optional<T> mine;
-  for (auto&& x : la) {
-    const T v = static_cast<T>(tr(x, *y++));
-    mine = mine ? red(*mine, v) : v;
-  }
+  const std::optional<T> mine = detail::fold_part<T>(
+      ::ranges::begin(la), ::ranges::end(la),
+      [&tr, y = ::ranges::begin(b.local())](auto&& x) mutable { return tr(x, *y++); }, red);
   return detail::combine_partials(mine, init, red);
 }
 
@@ -90,11 +90,9 @@ template <distributed_range A, distributed_range B, class T, class Reduce, class
 template <distributed_range R, class T, class Reduce, class Transform>
 [[nodiscard]] T transform_reduce(R&& r, T init, Reduce red, Transform tr) {
   const auto acting = detail::act_on(r);
-  std::optional<T> mine;
-  for (auto&& x : r.local()) {
-    const T v = static_cast<T>(tr(x));
-    mine = mine ? red(*mine, v) : v;
-  }
+  auto&& local = r.local();
+  const std::optional<T> mine = detail::fold_part<T>(
+      ::ranges::begin(local), ::ranges::end(local), [&tr](auto&& x) { return tr(x); }, red);
   return detail::combine_partials(mine, init, red);
 }
 
@@ -107,10 +105,11 @@ template <distributed_range A, distributed_range B>
   detail::require_same_size("pgas::dot", a.size(), b.size());
   if (!detail::aligned(a, b))
     throw usage_error("pgas::dot: the ranges are laid out differently");
-  T sum{};
-  auto y = std::ranges::begin(b.local());
-  for (auto&& x : a.local()) sum += x * *y++;
-  return detail::combine_partials(std::optional<T>(sum), T{}, std::plus<>{});
+  auto&& la = a.local();
+  const std::optional<T> sum = detail::fold_part<T>(
+      ::ranges::begin(la), ::ranges::end(la),
+      [y = ::ranges::begin(b.local())](auto&& x) mutable { return x * *y++; }, std::plus<>{});
+  return detail::combine_partials(std::optional<T>(sum.value_or(T{})), T{}, std::plus<>{});
 }
 
 }  // namespace pgas

@@ -3,10 +3,13 @@
 // partial results, one local fix-up.
 
 #include <pgas/algorithms/detail.hpp>
+#include <pgas/algorithms/local_pass.hpp>
 #include <pgas/algorithms/reduce.hpp>
 #include <pgas/algorithms/transform.hpp>
 #include <pgas/array.hpp>
 #include <pgas/sync.hpp>
+
+#include <range/v3/range/access.hpp>
 
 #include <functional>
 #include <optional>
@@ -50,12 +53,9 @@ void inclusive_scan(In&& in, Out&& out, Op op = {}) {
     pgas::copy(tmp, out);
     return;
   }
-  auto d = std::ranges::begin(out.local());
-  std::optional<T> carry;
-  for (auto&& x : in.local()) {
-    carry = carry ? op(*carry, static_cast<T>(x)) : static_cast<T>(x);
-    *d++ = *carry;
-  }
+  auto&& mine = in.local();
+  const std::optional<T> carry = detail::scan_part<T>(::ranges::begin(mine), ::ranges::end(mine),
+                                                      ::ranges::begin(out.local()), op);
   if (const auto prefix = detail::prefix_before_me(carry, op)) {
     for (auto&& y : out.local()) y = op(*prefix, static_cast<T>(y));
   }
@@ -76,16 +76,13 @@ void exclusive_scan(In&& in, Out&& out, T init, Op op = {}) {
     pgas::copy(tmp, out);
     return;
   }
-  std::optional<V> total;
-  for (auto&& x : in.local()) total = total ? op(*total, static_cast<V>(x)) : static_cast<V>(x);
+  auto&& mine = in.local();
+  const std::optional<V> total = detail::fold_part<V>(
+      ::ranges::begin(mine), ::ranges::end(mine), [](auto&& x) { return x; }, op);
   const auto prefix = detail::prefix_before_me(total, op);
-  V carry = prefix ? op(static_cast<V>(init), *prefix) : static_cast<V>(init);
-  auto d = std::ranges::begin(out.local());
-  for (auto&& x : in.local()) {
-    const V v = static_cast<V>(x);  // read before writing: in and out may be the same range
-    *d++ = carry;
-    carry = op(carry, v);
-  }
+  detail::exclusive_scan_part(
+      ::ranges::begin(mine), ::ranges::end(mine), ::ranges::begin(out.local()),
+      prefix ? op(static_cast<V>(init), *prefix) : static_cast<V>(init), op);
   sync_all();
 }
 
