@@ -1,6 +1,7 @@
 // pgas algorithms on 10^7 elements beside the hand-written MPI versions: reduce (std::reduce of
 // the local part + MPI_Allreduce), transform and fill (local loop + barrier), inclusive_scan
-// (local scan + MPI_Exscan + fix-up), and sort against std::sort of all the data on one image.
+// (std::inclusive_scan of the local part + MPI_Exscan + fix-up), and sort against std::sort of
+// all the data on one image.
 #include <pgas/algorithms.hpp>
 
 #include <mpi.h>
@@ -84,8 +85,10 @@ int main(int argc, char** argv) {
   std::tie(t, t_mpi) = bench::interleaved_medians(
       reps, [&] { pgas::inclusive_scan(a, b); },
       [&] {
-        double carry = 0;
-        for (std::size_t k = 0; k < va.size(); ++k) vb[k] = carry += va[k];
+        // The local pass as std::inclusive_scan takes it: a loop of our own whose running sum
+        // goes to MPI_Exscan after it kept that sum on the stack, at a fifth of the speed.
+        std::inclusive_scan(va.begin(), va.end(), vb.begin());
+        double carry = vb.empty() ? 0.0 : vb.back();
         double before = 0;
         MPI_Exscan(&carry, &before, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         if (pgas::this_image() != 0) {
