@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
   auto [t, t_mpi] = bench::interleaved_medians(
       reps, [&] { s = pgas::reduce(a); },
       [&] {
-        // The local sum as the fastest hand-written code takes it: std::reduce's partial sums,
-        // not one chain of dependent adds (half as fast, and its speed hangs on where the loop's
-        // code falls: 0.73-0.80 of this one on the EPYC VM when the loop straddled a 64-byte
-        // line).
+        // The local sum as the fastest hand-written code takes it: std::reduce's partial sums.
+        // One chain of dependent adds is half as fast, and how fast hangs on where its loop
+        // falls (pgas's ran at 0.73-0.80 of the same loop here while it straddled a 64-byte
+        // line, EPYC VM).
         double local = std::reduce(va.begin(), va.end(), 0.0);
         MPI_Allreduce(&local, &s_mpi, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       });
