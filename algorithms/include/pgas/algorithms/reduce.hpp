@@ -42,8 +42,8 @@ template <distributed_range R, class T, class Op>
 [[nodiscard]] T reduce(R&& r, T init, Op op) {
   const auto acting = detail::act_on(r);
   auto&& local = r.local();
-  const std::optional<T> mine = detail::fold_part<T>(
-      ::ranges::begin(local), ::ranges::end(local), [](auto&& x) { return x; }, op);
+  const std::optional<T> mine =
+      detail::fold_part<T>(::ranges::begin(local), ::ranges::end(local), std::identity{}, op);
   return detail::combine_partials(mine, init, op);
 }
 
@@ -59,7 +59,9 @@ template <distributed_range R>
     // adder's latency, and a quarter slower again when its loop straddles a 64-byte line.
     sum = std::reduce(::ranges::begin(local), ::ranges::end(local), T{});
   } else {
-    for (auto&& x : local) sum += x;
+    sum = detail::fold_part<T>(::ranges::begin(local), ::ranges::end(local), std::identity{},
+                               std::plus<>{})
+              .value_or(T{});
   }
   if constexpr (runtime::accumulable<T>) {
     return runtime::allreduce(sum, runtime::reduce_op::sum, runtime::current_comm());

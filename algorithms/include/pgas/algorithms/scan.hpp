@@ -77,8 +77,8 @@ void exclusive_scan(In&& in, Out&& out, T init, Op op = {}) {
     return;
   }
   auto&& mine = in.local();
-  const std::optional<V> total = detail::fold_part<V>(
-      ::ranges::begin(mine), ::ranges::end(mine), [](auto&& x) { return x; }, op);
+  const std::optional<V> total =
+      detail::fold_part<V>(::ranges::begin(mine), ::ranges::end(mine), std::identity{}, op);
   const auto prefix = detail::prefix_before_me(total, op);
   detail::exclusive_scan_part(
       ::ranges::begin(mine), ::ranges::end(mine), ::ranges::begin(out.local()),
