@@ -320,35 +320,37 @@ std::uint64_t call_handler() {
   return name;
 }
 
-// An rpc's future: ready once the reply has been handled here.
+// An rpc's future: ready once the reply has been handled here. It holds the state the reply
+// fills (one allocation per call, not two).
 template <class R>
 struct call_source final : future_source<stored_t<R>> {
-  call_source(std::shared_ptr<call_state<R>> s, std::size_t to) : state(std::move(s)), target(to) {}
+  explicit call_source(std::size_t to) : target(to) {}
   call_source(const call_source&) = delete;
   call_source& operator=(const call_source&) = delete;
   ~call_source() override {
     // The reply writes into the state: it must not go before the reply is in.
-    if (state->done)
+    if (!sent || state.done)
       return;
     try {
-      runtime::messages::progress_until([&] { return state->done; });
+      runtime::messages::progress_until([&] { return state.done; });
     } catch (const std::exception& e) {
       std::fprintf(stderr, "pgas: waiting for an rpc's reply: %s\n", e.what());
     }
   }
   bool ready() override {
-    if (!state->done)
+    if (!state.done)
       runtime::messages::progress();
-    return state->done;
+    return state.done;
   }
   stored_t<R> take() override {
-    runtime::messages::progress_until([&] { return state->done; });
-    if (state->error)
-      std::rethrow_exception(state->error);
-    return std::move(*state->value);
+    runtime::messages::progress_until([&] { return state.done; });
+    if (state.error)
+      std::rethrow_exception(state.error);
+    return std::move(*state.value);
   }
-  std::shared_ptr<call_state<R>> state;
+  call_state<R> state;
   std::size_t target;
+  bool sent = false;  // the call is on its way, and its reply will come
 };
 
 /// rpc_ff to a world rank (for containers addressing their own team's images).
@@ -383,18 +385,19 @@ auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
       std::is_void_v<R> || wire::carried<R>,
       "pgas::rpc: the function's result must be trivially copyable (and not a pointer), a "
       "std::string, a std::vector or std::optional of such values: it travels back as bytes");
-  auto state = std::make_shared<call_state<R>>();
+  auto source = std::make_unique<call_source<R>>(world_rank);
   const Fn& fn = f;
-  const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(state.get()));
+  const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&source->state));
   const std::size_t bytes = sizeof address + call_size<Fn, std::decay_t<Args>...>(fn, args...);
   std::byte* at =
       runtime::messages::reserve(world_rank, call_handler<R, Fn, std::decay_t<Args>...>(), bytes)
           .data();
   wire::codec<std::uint64_t>::write(at, address);
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
+  source->sent = true;
   // Someone waits for this one: it goes now, not when the buffer fills.
   runtime::messages::flush(world_rank);
-  return future<R>{std::make_unique<call_source<R>>(std::move(state), world_rank)};
+  return future<R>{std::move(source)};
 }
 
 }  // namespace detail::remote
