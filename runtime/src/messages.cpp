@@ -188,16 +188,11 @@ engine& the_engine(const char* what) {
 void send_what_credit_allows(engine& e, std::size_t destination, bool regardless);
 
 buffer take_buffer(engine& e) {
-  for (unsigned polls = 0, quiet = 0; e.spare.empty() && e.buffers_held >= e.buffers_allowed;
-       ++polls) {
-    if (e.progressing > 0 && polls == 0) {  // see send_what_credit_allows
+  for (wait_polls polls; e.spare.empty() && e.buffers_held >= e.buffers_allowed;) {
+    if (e.progressing > 0 && polls.polls() == 0) {  // see send_what_credit_allows
       for (std::size_t d = 0; d < e.size; ++d) send_what_credit_allows(e, d, true);
     }
-    if (progress()) {
-      quiet = 0;
-    } else {
-      idle(polls, quiet++);
-    }
+    polls.after(progress());
   }
   if (!e.spare.empty()) {
     buffer b = std::move(e.spare.back());
@@ -910,18 +905,14 @@ void wait(MPI_Request& request, const char* call) {
   // The request is tested on every fourth poll only: testing a non-blocking collective runs
   // its schedule, which would double the time a waiting image takes to answer a call.
   watchdog::begin_wait();
-  for (unsigned polls = 0, quiet = 0;; ++polls) {
-    if ((polls & 3U) == 0) {
+  for (wait_polls polls;;) {
+    if ((polls.polls() & 3U) == 0) {
       int done = 0;
       check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), call);
       if (done != 0)
         return;
     }
-    if (progress_step()) {
-      quiet = 0;
-    } else {
-      idle(polls, quiet++);
-    }
+    polls.after(progress_step());
   }
 }
 

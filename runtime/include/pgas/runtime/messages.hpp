@@ -283,6 +283,26 @@ void collective(const char* call, Start start, Args... args) {
 /// would keep the very image it waits for off the core. Local.
 void idle(unsigned polls, unsigned quiet) noexcept;
 
+/// A wait loop's count of its polls: after(did) once per poll, told whether the poll did
+/// anything, idles (idle()) after one that did nothing. Local.
+class wait_polls {
+ public:
+  void after(bool did) noexcept {
+    if (did) {
+      quiet_ = 0;
+    } else {
+      idle(polls_, quiet_++);
+    }
+    ++polls_;
+  }
+  /// Polls made so far in this wait.
+  [[nodiscard]] unsigned polls() const noexcept { return polls_; }
+
+ private:
+  unsigned polls_ = 0;
+  unsigned quiet_ = 0;  // of them, in a row that did nothing
+};
+
 /// Collective over world: sets the engine up on a communicator of its own (the environment
 /// calls it when it starts), and tears it down (when it ends; after a last quiescent barrier
 /// unless `unwinding`).
@@ -292,13 +312,7 @@ void stop(bool unwinding) noexcept;
 template <class Done>
 void progress_until(Done done) {
   watchdog::begin_wait();
-  for (unsigned polls = 0, quiet = 0; !done(); ++polls) {
-    if (progress_step()) {
-      quiet = 0;
-    } else {
-      idle(polls, quiet++);
-    }
-  }
+  for (wait_polls polls; !done();) polls.after(progress_step());
 }
 
 }  // namespace pgas::runtime::messages
