@@ -849,6 +849,12 @@ bool make_progress(bool every_buffer) {
       break;
   }
   send_urgent(e);
+  // A wait's step leaves the receives it handled to its next poll (its caller may have what it
+  // waits for); a whole progress posts them before user code runs on, so that buffers streaming
+  // in meanwhile are taken (a stream of inserts, all handled in one progress and its receives
+  // left unposted until the next, ran 5-10 % slower).
+  if (every_buffer)
+    post_handled_receives(e);
   return did;
 }
 }  // namespace
