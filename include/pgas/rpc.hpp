@@ -26,6 +26,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -344,6 +345,13 @@ struct call_source final : future_source<stored_t<R>> {
       return;
     }
     ::operator delete(block);
+  }
+  // A result type aligned beyond what operator new gives: the heap's own aligned blocks.
+  static void* operator new(std::size_t bytes, std::align_val_t alignment) {
+    return ::operator new(bytes, alignment);
+  }
+  static void operator delete(void* block, std::size_t bytes, std::align_val_t alignment) noexcept {
+    ::operator delete(block, bytes, alignment);
   }
   // Room for 64 blocks, made once and never destroyed: a future destroyed as the program ends
   // may still give its block back.

@@ -149,6 +149,7 @@ struct engine {
   std::deque<std::size_t> posted;              // receives in the order MPI matches them
   std::vector<std::size_t> to_post_again;      // receives a wait's step handled (handle_from)
   bool in_wait_step = false;                   // progress_step() is running (innermost progress)
+  bool stopping = false;                       // stop() has begun: every receive posted at once
   std::vector<std::size_t> arrived;            // buffers not yet handled, in arrival order
   std::size_t delivered_here = 0;              // of them, buffers to itself not yet started
   std::size_t own_buffers_allowed = 0;         // what the budget spares for them (start)
@@ -680,7 +681,7 @@ void handle_from(engine& e, std::size_t source) {
       if (holds_own_buffer(slot)) {
         e.spare.push_back(std::move(r.data));
         e.free_slots.push_back(slot);
-      } else if (e.in_wait_step) {
+      } else if (e.in_wait_step && !e.stopping) {
         // A wait's step posts it when it next polls: the waiting image goes back to its caller
         // first (the buffer may have brought what it waits for), and the receive is posted while
         // its next message travels (the rpc round trip on one node 8 % sooner). Other receives
@@ -1048,11 +1049,15 @@ void stop(bool unwinding) noexcept {
       quiescent_barrier(e->ending_comm);
       // Every message carrying data is handled now; reports of credits alone may still be on
       // their way, and a receive must take each before the receives are cancelled (MPI_Finalize
-      // wants every send matched).
+      // wants every send matched). The receives a wait's step left to its next poll are posted
+      // now, and from here on at once, so that their reports go out before the counts of
+      // reports do; the counts go from a copy, which later reports leave alone.
+      e->stopping = true;
+      post_handled_receives(*e);
+      const std::vector<unsigned long long> sent = e->credit_messages_to;
       std::vector<unsigned long long> expected(e->size);
-      collective("MPI_Ialltoall", MPI_Ialltoall, e->credit_messages_to.data(), 1,
-                 MPI_UNSIGNED_LONG_LONG, expected.data(), 1, MPI_UNSIGNED_LONG_LONG,
-                 e->ending_comm);
+      collective("MPI_Ialltoall", MPI_Ialltoall, sent.data(), 1, MPI_UNSIGNED_LONG_LONG,
+                 expected.data(), 1, MPI_UNSIGNED_LONG_LONG, e->ending_comm);
       progress_until([&] {
         reports_arrived(*e, true);
         return e->credit_messages_from == expected;
