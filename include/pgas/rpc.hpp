@@ -350,8 +350,10 @@ struct call_source final : future_source<stored_t<R>> {
   static void* operator new(std::size_t bytes, std::align_val_t alignment) {
     return ::operator new(bytes, alignment);
   }
-  static void operator delete(void* block, std::size_t bytes, std::align_val_t alignment) noexcept {
-    ::operator delete(block, bytes, alignment);
+  // Given back with the unsized aligned form: clang 14 declares the sized one only with
+  // -fsized-deallocation.
+  static void operator delete(void* block, std::size_t, std::align_val_t alignment) noexcept {
+    ::operator delete(block, alignment);
   }
   // Room for 64 blocks, made once and never destroyed: a future destroyed as the program ends
   // may still give its block back.
