@@ -342,11 +342,20 @@ void send_buffer(engine& e, std::size_t destination) {
   }
   if (destination == e.rank)
     ++e.to_self_through_mpi;
-  e.waiting_for_credit[destination].push_back({std::move(o.owned), l.used});
-  ++e.buffers_waiting;
+  const std::size_t bytes = l.used;
   l = fast_path::lane{};
   o.urgent = false;
-  send_what_credit_allows(e, destination, e.progressing > 0);
+  const bool regardless = e.progressing > 0;
+  auto& waiting = e.waiting_for_credit[destination];
+  if (waiting.empty() && (regardless || e.unconfirmed_to[destination] < e.credit_window)) {
+    // Nothing ahead of it, and credit for it: straight to MPI, not through the queue.
+    ++e.unconfirmed_to[destination];
+    send_by_mpi(e, destination, std::move(o.owned), bytes, take_unreported(e, destination));
+    return;
+  }
+  waiting.push_back({std::move(o.owned), bytes});
+  ++e.buffers_waiting;
+  send_what_credit_allows(e, destination, regardless);
 }
 
 // Completed sends give their buffers back.
@@ -488,8 +497,12 @@ void on_ack(std::size_t source, std::span<const std::byte> payload) {
 
 // Acknowledgements go out in messages of their own, never acknowledged themselves.
 void send_acks(engine& e) {
-  if (e.acks_waiting.empty())
+  // Every progress comes here: one that would only hold the held ones again (a stream's
+  // acknowledgements, nobody asking for them yet) leaves the lists as they are.
+  if (std::none_of(e.acks_waiting.begin(), e.acks_waiting.end(),
+                   [&](std::size_t to) { return e.acks_wanted[to] != 0 || e.acks_now[to] != 0; })) {
     return;
+  }
   // Sending may make progress, which may acknowledge more: work on the list as it is now (a
   // nested call finds the other list, empty or of newer entries).
   std::vector<std::size_t> waiting;
