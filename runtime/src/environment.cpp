@@ -220,7 +220,7 @@ void environment::start(int* argc, char*** argv) {
       runtime::check_ask_ahead_setting,
       "PGAS_ASK_AHEAD is not one of the distances it may be on another image", s.world);
   runtime::messages::start(
-      s.world);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
+      s.world, s.shares_memory);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
   runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
 }

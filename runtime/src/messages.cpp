@@ -4,6 +4,7 @@
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
 
+#include "message_rings.hpp"
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -45,6 +46,9 @@ constexpr std::size_t run_bytes(const header& h) {
   return (h.flags & sized_run) != 0 ? h.bytes : h.count * padded(h.bytes);
 }
 constexpr std::size_t posted_receives = 4;
+// Slots of each ring (message_rings.hpp): a pair's window of buffers not yet handled, as MPI's
+// credit window is between nodes; each slot holds a whole buffer.
+constexpr std::size_t ring_slots_per_pair = 4;
 constexpr std::size_t default_budget = std::size_t{16} << 20;
 constexpr std::size_t smallest_buffer = std::size_t{1} << 10;
 constexpr std::size_t largest_buffer = std::size_t{256} << 10;
@@ -89,6 +93,7 @@ struct receive {
   header run{};                  // the run whose calls are being taken
   std::uint32_t calls_left = 0;  // of `run`
   std::uint32_t running = 0;     // handlers of this buffer that have not returned
+  bool from_ring = false;        // copied out of another image's ring (an own slot)
   [[nodiscard]] bool handled() const noexcept {
     return calls_left == 0 && at + sizeof(header) > bytes;
   }
@@ -170,7 +175,18 @@ struct engine {
   std::vector<char> acks_now;          // acknowledgements of handlers' messages: never held
   std::vector<std::size_t> open_from;  // records of its user code's messages not finished
   context current;                     // of the handler running, if any
-  unsigned progressing = 0;            // calls of progress on the stack
+  // On one node: every buffer to another image goes through its rings (message_rings.hpp),
+  // none through MPI, so one pair's buffers keep one order; a pair's window of unhandled
+  // buffers is its ring's slots.
+  std::unique_ptr<rings> ring;
+  std::size_t ring_slots = 0;
+  std::size_t ring_held = 0;                 // own slots holding buffers copied from rings
+  std::size_t ring_unstarted = 0;            // of them, buffers no handler has begun
+  std::vector<buffer> copies_spare;          // memory for copies out of rings, kept
+  std::size_t next_ring = 0;                 // the source whose ring is read first
+  std::vector<std::size_t> regardless_upto;  // by destination: waiting buffers owed at once
+  unsigned polls_without_mpi = 0;            // ring polls since the last MPI_Test
+  unsigned progressing = 0;                  // calls of progress on the stack
   std::uint64_t ack_name = 0;
   std::uint64_t ask_name = 0;
   std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
@@ -241,7 +257,7 @@ void close_run(engine& e, std::size_t destination) noexcept {
 }
 // Those buffers in slots now, handled or not.
 [[nodiscard]] std::size_t own_buffers_held(const engine& e) noexcept {
-  return e.receives.size() - posted_receives - e.free_slots.size();
+  return e.receives.size() - posted_receives - e.free_slots.size() - e.ring_held;
 }
 
 // A buffer of messages to this image itself joins the arrived buffers without MPI, which would
@@ -262,6 +278,7 @@ void deliver_here(engine& e, buffer b, std::size_t bytes) {
   r.bytes = bytes;
   r.at = 0;
   r.calls_left = 0;
+  r.from_ring = false;
   ++e.delivered_here;
   e.arrived.push_back(slot);
 }
@@ -297,14 +314,58 @@ int take_unreported(engine& e, std::size_t destination) {
 // replies), which goes after them in order. Progress waiting for credit would hold the receive
 // of the buffer it handles, and images that all did would wait for each other; what progress
 // sends is bounded by what it handles, and what waits here by the budget.
+// Whether `destination` is reached through the node's rings rather than MPI.
+[[nodiscard]] bool by_ring(const engine& e, std::size_t destination) noexcept {
+  return e.ring != nullptr && destination != e.rank;
+}
+
+// Whether a buffer may go to `destination` now: MPI's credit, or a free slot of its ring and
+// the ring's credit (buffers unhandled there); `regardless` of the credit for what progress
+// sends. A full ring is never passed: its receiver frees the slot at its next poll, handled or
+// not.
+[[nodiscard]] bool may_send(const engine& e, std::size_t destination, bool regardless) noexcept {
+  if (by_ring(e, destination)) {
+    return e.ring->slot_free(destination) &&
+           (regardless || e.ring->unhandled(destination) < e.ring_slots);
+  }
+  return regardless || e.unconfirmed_to[destination] < e.credit_window;
+}
+
+// Hands a buffer to its transport (may_send said it may go): a ring copies it, and it is a
+// spare again at once.
+void transmit(engine& e, std::size_t destination, buffer data, std::size_t bytes) {
+  if (by_ring(e, destination)) {
+    e.ring->publish(destination, data.get(), bytes);
+    e.spare.push_back(std::move(data));
+    return;
+  }
+  ++e.unconfirmed_to[destination];
+  send_by_mpi(e, destination, std::move(data), bytes, take_unreported(e, destination));
+}
+
 void send_what_credit_allows(engine& e, std::size_t destination, bool regardless) {
   auto& waiting = e.waiting_for_credit[destination];
-  while (!waiting.empty() && (regardless || e.unconfirmed_to[destination] < e.credit_window)) {
+  // What may go regardless stays owed until it has gone (a full ring holds it back meanwhile).
+  if (regardless)
+    e.regardless_upto[destination] = waiting.size();
+  while (!waiting.empty() && may_send(e, destination, e.regardless_upto[destination] > 0)) {
     waiting_send w = std::move(waiting.front());
     waiting.pop_front();
     --e.buffers_waiting;
-    ++e.unconfirmed_to[destination];
-    send_by_mpi(e, destination, std::move(w.data), w.bytes, take_unreported(e, destination));
+    if (e.regardless_upto[destination] > 0)
+      --e.regardless_upto[destination];
+    transmit(e, destination, std::move(w.data), w.bytes);
+  }
+}
+
+// Buffers waiting for a ring: its receiver frees slots and reports buffers handled without a
+// message, so the sender looks at each progress.
+void send_what_rings_allow(engine& e) {
+  if (e.ring == nullptr || e.buffers_waiting == 0)
+    return;
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (d != e.rank && !e.waiting_for_credit[d].empty())
+      send_what_credit_allows(e, d, false);
   }
 }
 
@@ -347,10 +408,9 @@ void send_buffer(engine& e, std::size_t destination) {
   o.urgent = false;
   const bool regardless = e.progressing > 0;
   auto& waiting = e.waiting_for_credit[destination];
-  if (waiting.empty() && (regardless || e.unconfirmed_to[destination] < e.credit_window)) {
-    // Nothing ahead of it, and credit for it: straight to MPI, not through the queue.
-    ++e.unconfirmed_to[destination];
-    send_by_mpi(e, destination, std::move(o.owned), bytes, take_unreported(e, destination));
+  if (waiting.empty() && may_send(e, destination, regardless)) {
+    // Nothing ahead of it, and credit for it: straight on, not through the queue.
+    transmit(e, destination, std::move(o.owned), bytes);
     return;
   }
   waiting.push_back({std::move(o.owned), bytes});
@@ -617,9 +677,14 @@ std::uint32_t call_handler(engine& e,
 // end. A handler that makes progress may take later calls of it first, in order (handle_from).
 void continue_buffer(engine& e, std::size_t slot) {
   const race_check::unrecorded_scope for_another_image;
-  receive& r = e.receives[slot];            // never moves (engine::receives)
-  if (holds_own_buffer(slot) && r.at == 0)  // its first call: started now
-    --e.delivered_here;
+  receive& r = e.receives[slot];                                   // never moves (engine::receives)
+  if (holds_own_buffer(slot) && r.at == 0 && r.calls_left == 0) {  // its first call: started now
+    if (r.from_ring) {
+      --e.ring_unstarted;
+    } else {
+      --e.delivered_here;
+    }
+  }
   std::uint32_t settled = 0;  // calls of one run whose acknowledgement is due
   std::uint32_t settled_token = no_ack;
   const auto acknowledge_settled = [&] {
@@ -692,7 +757,16 @@ void handle_from(engine& e, std::size_t source) {
       // buffer this image delivered to itself goes back to the spare buffers instead.
       send_urgent(e);
       if (holds_own_buffer(slot)) {
-        e.spare.push_back(std::move(r.data));
+        if (r.from_ring) {
+          e.ring->handled(source);  // the pair's credit back
+          r.from_ring = false;
+          --e.ring_held;
+          if (e.copies_spare.size() < posted_receives)
+            e.copies_spare.push_back(std::move(r.data));
+          r.data.reset();
+        } else {
+          e.spare.push_back(std::move(r.data));
+        }
         e.free_slots.push_back(slot);
       } else if (e.in_wait_step && !e.stopping) {
         // A wait's step posts it when it next polls: the waiting image goes back to its caller
@@ -741,7 +815,73 @@ bool reports_arrived(engine& e, bool even_if_none_waits = false) {
   }
 }
 
+// Buffers other images of the node published in their rings: each copied out of its slot at
+// once, into memory of its own (made as MPI makes room for a message nobody has asked for
+// yet), so that the sender's slot is free whatever this image's handlers wait for; then
+// handled like buffers MPI delivered, in order per source. As with MPI's posted receives, at
+// most posted_receives levels of progress up the stack take new ones: deeper, a copy waits for
+// an outer level. What is copied is bounded by each pair's credit, which comes back only once a
+// buffer is handled. The sources are read in turn, from the one after the last served.
+bool ring_arrived(engine& e) {
+  bool copied = false;
+  for (std::size_t k = 0; k < e.size; ++k) {
+    const std::size_t source = (e.next_ring + k) % e.size;
+    if (source == e.rank)
+      continue;
+    for (std::size_t bytes = e.ring->next_bytes(source); bytes != 0;
+         bytes = e.ring->next_bytes(source)) {
+      buffer b;
+      if (!e.copies_spare.empty()) {
+        b = std::move(e.copies_spare.back());
+        e.copies_spare.pop_back();
+      } else {
+        b = std::make_unique_for_overwrite<std::byte[]>(e.buffer_bytes);
+      }
+      e.ring->take(source, b.get());
+      std::size_t slot = e.receives.size();
+      if (!e.free_slots.empty()) {
+        slot = e.free_slots.back();
+        e.free_slots.pop_back();
+      } else {
+        e.receives.emplace_back();
+      }
+      receive& r = e.receives[slot];
+      r.data = std::move(b);
+      r.posted = false;
+      r.source = source;
+      r.bytes = bytes;
+      r.at = 0;
+      r.calls_left = 0;
+      r.from_ring = true;
+      ++e.ring_held;
+      ++e.ring_unstarted;
+      e.arrived.push_back(slot);
+      copied = true;
+    }
+  }
+  if (e.ring_unstarted == 0 || e.progressing > posted_receives)
+    return copied;
+  // The oldest copy no handler has begun, and with it its source's others, in order.
+  for (const std::size_t slot : e.arrived) {
+    const receive& r = e.receives[slot];
+    if (r.from_ring && r.at == 0 && r.calls_left == 0) {
+      e.next_ring = r.source + 1;
+      handle_from(e, r.source);
+      return true;
+    }
+  }
+  return copied;
+}
+
 bool receive_arrived(engine& e) {
+  if (e.ring != nullptr) {
+    if (ring_arrived(e))
+      return true;
+    // On one node MPI carries only a handler's buffers to this image itself; the receive is
+    // still tested now and then, so that a wait keeps MPI's own progress going.
+    if (e.to_self_through_mpi == 0 && (++e.polls_without_mpi & 15U) != 0)
+      return false;
+  }
   if (e.posted.empty())
     return false;
   const std::size_t slot = e.posted.front();
@@ -865,6 +1005,7 @@ bool make_progress(bool every_buffer) {
   post_handled_receives(e);
   bool did = recycle_sends(e);
   did = reports_arrived(e) || did;
+  send_what_rings_allow(e);
   if (e.delivered_here > 0) {
     handle_from(e, e.rank);
     did = true;
@@ -952,13 +1093,22 @@ std::size_t budget_bytes() noexcept {
   return live == nullptr ? 0 : live->budget;
 }
 std::size_t bytes_in_use() noexcept {
-  return live == nullptr ? 0 : live->buffers_held * live->buffer_bytes;
+  if (live == nullptr)
+    return 0;
+  const std::size_t ring_buffers = live->ring_slots * (live->size - 1);
+  return (live->buffers_held + ring_buffers) * live->buffer_bytes;
 }
 std::size_t credit_window() noexcept {
-  return live == nullptr ? 0 : live->credit_window;
+  if (live == nullptr)
+    return 0;
+  return live->ring != nullptr ? live->ring_slots : live->credit_window;
 }
 std::size_t buffers_unconfirmed(std::size_t destination) noexcept {
-  return live == nullptr || destination >= live->size ? 0 : live->unconfirmed_to[destination];
+  if (live == nullptr || destination >= live->size)
+    return 0;
+  if (by_ring(*live, destination))
+    return static_cast<std::size_t>(live->ring->unhandled(destination));
+  return live->unconfirmed_to[destination];
 }
 std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept {
   return live == nullptr || destination >= live->size
@@ -988,7 +1138,7 @@ void idle(unsigned polls, unsigned quiet) noexcept {
 #endif
 }
 
-void start(MPI_Comm world) {
+void start(MPI_Comm world, bool one_node) {
   auto e = std::make_unique<engine>();
   check(MPI_Comm_dup(world, &e->comm), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -1008,13 +1158,17 @@ void start(MPI_Comm world) {
     MPI_Comm_free(&e->comm);
     throw usage_error("PGAS_MESSAGE_BUDGET must be a positive number of bytes on every image");
   }
-  // A buffer per destination, as many again in flight, and the posted receives.
+  // A buffer per destination, as many again in flight, and the posted receives; on one node,
+  // the slots of the rings the other images write into here.
   const std::size_t buffers = 2 * e->size + posted_receives;
-  e->buffer_bytes =
-      std::clamp<std::size_t>(static_cast<std::size_t>(budget) / buffers / alignment * alignment,
-                              smallest_buffer, largest_buffer);
-  e->buffers_allowed = std::max(buffers, static_cast<std::size_t>(budget) / e->buffer_bytes);
-  e->budget = e->buffers_allowed * e->buffer_bytes;
+  const bool rings_wanted = one_node && e->size > 1;
+  const std::size_t ring_buffers = rings_wanted ? ring_slots_per_pair * (e->size - 1) : 0;
+  e->buffer_bytes = std::clamp<std::size_t>(
+      static_cast<std::size_t>(budget) / (buffers + ring_buffers) / alignment * alignment,
+      smallest_buffer, largest_buffer);
+  const std::size_t fit = static_cast<std::size_t>(budget) / e->buffer_bytes;
+  e->buffers_allowed = std::max(buffers, fit > ring_buffers ? fit - ring_buffers : 0);
+  e->budget = (e->buffers_allowed + ring_buffers) * e->buffer_bytes;
   e->own_buffers_allowed = std::min(posted_receives, e->buffers_allowed - buffers);
   // What may wait for an image in MPI's memory, a window of buffers from each image, is at most
   // what its own budget holds, and at least two buffers from each: one being handled while the
@@ -1041,6 +1195,7 @@ void start(MPI_Comm world) {
   e->acks_now.resize(e->size);
   e->open_from.resize(e->size);
   e->acks_out.resize(e->size);
+  e->regardless_upto.resize(e->size);
   e->ack_name = name_of(&on_ack);
   e->ask_name = name_of(&on_ask);
   e->receives.resize(posted_receives);
@@ -1048,6 +1203,11 @@ void start(MPI_Comm world) {
     e->receives[k].data = std::make_unique_for_overwrite<std::byte[]>(e->buffer_bytes);
     ++e->buffers_held;
     post(*e, k);
+  }
+  if (rings_wanted) {
+    e->ring =
+        std::make_unique<rings>(e->comm, e->rank, e->size, ring_slots_per_pair, e->buffer_bytes);
+    e->ring_slots = ring_slots_per_pair;
   }
   live = e.release();
   fast_path::view = fast_path::state{live->lanes.data(), live->size, false};
@@ -1087,6 +1247,9 @@ void stop(bool unwinding) noexcept {
   }
   MPI_Cancel(&e->credit_request);
   MPI_Wait(&e->credit_request, MPI_STATUS_IGNORE);
+  // Freeing the rings' window is collective: not while this image alone unwinds.
+  if (e->ring != nullptr && !unwinding)
+    e->ring->free_collectively();
   if (!unwinding && !e->in_flight.empty()) {
     MPI_Waitall(static_cast<int>(e->in_flight.size()), e->in_flight.data(), MPI_STATUSES_IGNORE);
   }

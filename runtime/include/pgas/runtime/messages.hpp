@@ -19,12 +19,16 @@
 // acknowledged therefore knows that they, and everything they caused anywhere, have been
 // handled; a sync point waits for that on every image of its team before it returns.
 //
+// Transport: MPI two-sided; on one node (every image there, shared memory on), a ring per pair
+// of images in shared memory instead, one channel per pair either way (src/message_rings.hpp).
+//
 // Memory: a budget per image (PGAS_MESSAGE_BUDGET bytes, 16 MiB unless set, the smallest any
 // image asks for) holds the send buffers (one per destination), the sends in flight, the
-// posted receives and an image's buffers to itself (which user code's sends hand to its own
-// handlers without MPI); a sender that would pass it makes progress until one is free. What
-// waits for a busy image inside MPI is bounded too (whether MPI copies a send out at once or
-// not): at most credit_window() buffers go to one image before it reports them handled. The
+// posted receives, an image's buffers to itself (which user code's sends hand to its own
+// handlers without MPI) and, on one node, the slots of the rings others write into here; a
+// sender that would pass it makes progress until one is free. What waits for a busy image
+// inside MPI, or copied out of its rings, is bounded too (whether MPI copies a send out at once
+// or not): at most credit_window() buffers go to one image before it reports them handled. The
 // bookkeeping of messages whose handlers' messages are unacknowledged grows with nesting, not
 // with the number of messages.
 //
@@ -304,9 +308,10 @@ class wait_polls {
 };
 
 /// Collective over world: sets the engine up on a communicator of its own (the environment
-/// calls it when it starts), and tears it down (when it ends; after a last quiescent barrier
-/// unless `unwinding`).
-void start(MPI_Comm world);
+/// calls it when it starts; `one_node` when every image runs on this node and may map the
+/// others' memory: buffers then travel through rings in shared memory, not MPI), and tears it
+/// down (when it ends; after a last quiescent barrier unless `unwinding`).
+void start(MPI_Comm world, bool one_node);
 void stop(bool unwinding) noexcept;
 
 template <class Done>

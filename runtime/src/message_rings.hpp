@@ -1,0 +1,64 @@
+#pragma once
+// The message engine's transport between the images of one node: for each ordered pair, a ring
+// of slots in a shared window of the receiver, which the sender copies a buffer into and
+// publishes with a release store of its number, and a count of the pair's buffers handled,
+// which the receiver publishes back (the pair's credit). No MPI call on the way: a round trip
+// through MPI_Isend/MPI_Test costs its two calls on either side. Private to runtime/src.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pgas::runtime::messages {
+
+class rings {
+ public:
+  /// Collective over comm, whose members all run on one node: each image's inbox, for each
+  /// other image, of `slots` slots of `slot_bytes` (buffers of at most that size travel).
+  rings(
+      MPI_Comm comm, std::size_t rank, std::size_t size, std::size_t slots, std::size_t slot_bytes);
+  rings(const rings&) = delete;
+  rings& operator=(const rings&) = delete;
+  /// Frees the window: collective over the communicator it was made on.
+  void free_collectively() noexcept;
+
+  // The sender's side, for the pair (this image -> destination).
+  /// True when the destination's next slot from this image is free.
+  [[nodiscard]] bool slot_free(std::size_t destination) const noexcept;
+  /// Copies `bytes` bytes into that slot and publishes them (slot_free said it is free).
+  void publish(std::size_t destination, const std::byte* data, std::size_t bytes) noexcept;
+  /// Buffers sent to the destination that it has not yet reported handled.
+  [[nodiscard]] std::uint64_t unhandled(std::size_t destination) const noexcept;
+
+  // The receiver's side, for the pair (source -> this image).
+  /// The bytes of the next buffer published by `source`, or 0 if there is none yet (a buffer
+  /// is never empty).
+  [[nodiscard]] std::size_t next_bytes(std::size_t source) const noexcept;
+  /// Copies that buffer to `out` and frees its slot for the sender.
+  void take(std::size_t source, std::byte* out) noexcept;
+  /// Reports one more of source's buffers handled here (its credit back).
+  void handled(std::size_t source) noexcept;
+
+ private:
+  struct pair_state;
+  struct slot_header;
+  [[nodiscard]] pair_state& pair(std::byte* inbox, std::size_t source) const noexcept;
+  [[nodiscard]] slot_header& slot(std::byte* inbox,
+                                  std::size_t source,
+                                  std::uint64_t k) const noexcept;
+
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::size_t rank_ = 0;
+  std::size_t slots_ = 0;
+  std::size_t slot_stride_ = 0;          // a slot's header and data, in whole cache lines
+  std::size_t pair_stride_ = 0;          // a pair's state and slots
+  std::byte* mine_ = nullptr;            // this image's inbox
+  std::vector<std::byte*> inbox_of_;     // by destination
+  std::vector<std::uint64_t> sent_;      // by destination
+  std::vector<std::uint64_t> taken_;     // by source
+  std::vector<std::uint64_t> reported_;  // by source: handled, as published
+};
+
+}  // namespace pgas::runtime::messages
