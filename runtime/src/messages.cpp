@@ -309,11 +309,6 @@ int take_unreported(engine& e, std::size_t destination) {
   return static_cast<int>(credits);
 }
 
-// Sends the buffers waiting for `destination`, oldest first, as far as its credit allows, or
-// `regardless` of it: for what progress sends (acknowledgements, handlers' messages and
-// replies), which goes after them in order. Progress waiting for credit would hold the receive
-// of the buffer it handles, and images that all did would wait for each other; what progress
-// sends is bounded by what it handles, and what waits here by the budget.
 // Whether `destination` is reached through the node's rings rather than MPI.
 [[nodiscard]] bool by_ring(const engine& e, std::size_t destination) noexcept {
   return e.ring != nullptr && destination != e.rank;
@@ -343,6 +338,11 @@ void transmit(engine& e, std::size_t destination, buffer data, std::size_t bytes
   send_by_mpi(e, destination, std::move(data), bytes, take_unreported(e, destination));
 }
 
+// Sends the buffers waiting for `destination`, oldest first, as far as its credit allows, or
+// `regardless` of it: for what progress sends (acknowledgements, handlers' messages and
+// replies), which goes after them in order. Progress waiting for credit would hold the receive
+// of the buffer it handles, and images that all did would wait for each other; what progress
+// sends is bounded by what it handles, and what waits here by the budget.
 void send_what_credit_allows(engine& e, std::size_t destination, bool regardless) {
   auto& waiting = e.waiting_for_credit[destination];
   // What may go regardless stays owed until it has gone (a full ring holds it back meanwhile).
