@@ -260,10 +260,10 @@ void close_run(engine& e, std::size_t destination) noexcept {
   return e.receives.size() - posted_receives - e.free_slots.size() - e.ring_held;
 }
 
-// A buffer of messages to this image itself joins the arrived buffers without MPI, which would
-// copy it into a posted receive first; it is handled at the next progress like any other, and
-// its memory goes back to the spare buffers once handled.
-void deliver_here(engine& e, buffer b, std::size_t bytes) {
+// A buffer that arrived without a posted receive joins the arrived buffers in a slot past the
+// posted ones: one this image sent itself, or one copied out of another image's ring.
+void arrive_in_own_slot(
+    engine& e, buffer b, std::size_t source, std::size_t bytes, bool from_ring) {
   std::size_t slot = e.receives.size();
   if (!e.free_slots.empty()) {
     slot = e.free_slots.back();
@@ -274,13 +274,20 @@ void deliver_here(engine& e, buffer b, std::size_t bytes) {
   receive& r = e.receives[slot];
   r.data = std::move(b);
   r.posted = false;
-  r.source = e.rank;
+  r.source = source;
   r.bytes = bytes;
   r.at = 0;
   r.calls_left = 0;
-  r.from_ring = false;
-  ++e.delivered_here;
+  r.from_ring = from_ring;
   e.arrived.push_back(slot);
+}
+
+// A buffer of messages to this image itself joins the arrived buffers without MPI, which would
+// copy it into a posted receive first; it is handled at the next progress like any other, and
+// its memory goes back to the spare buffers once handled.
+void deliver_here(engine& e, buffer b, std::size_t bytes) {
+  arrive_in_own_slot(e, std::move(b), e.rank, bytes, false);
+  ++e.delivered_here;
 }
 
 // The one receive of reports alone: empty, from anyone, its tag the count.
@@ -838,24 +845,9 @@ bool ring_arrived(engine& e) {
         b = std::make_unique_for_overwrite<std::byte[]>(e.buffer_bytes);
       }
       e.ring->take(source, b.get());
-      std::size_t slot = e.receives.size();
-      if (!e.free_slots.empty()) {
-        slot = e.free_slots.back();
-        e.free_slots.pop_back();
-      } else {
-        e.receives.emplace_back();
-      }
-      receive& r = e.receives[slot];
-      r.data = std::move(b);
-      r.posted = false;
-      r.source = source;
-      r.bytes = bytes;
-      r.at = 0;
-      r.calls_left = 0;
-      r.from_ring = true;
+      arrive_in_own_slot(e, std::move(b), source, bytes, true);
       ++e.ring_held;
       ++e.ring_unstarted;
-      e.arrived.push_back(slot);
       copied = true;
     }
   }
