@@ -46,6 +46,8 @@ rings::rings(
                                 comm, &base, &win_),
         "MPI_Win_allocate_shared");
   mine_ = at_line(base);
+  // Failures on it come back as pgas::mpi_error, as on the runtime's other windows.
+  check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   for (std::size_t source = 0; source < size; ++source) {
     ::new (static_cast<void*>(&pair(mine_, source))) pair_state{};
     for (std::size_t k = 0; k < slots; ++k)

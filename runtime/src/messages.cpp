@@ -179,7 +179,6 @@ struct engine {
   // none through MPI, so one pair's buffers keep one order; a pair's window of unhandled
   // buffers is its ring's slots.
   std::unique_ptr<rings> ring;
-  std::size_t ring_slots = 0;
   std::size_t ring_held = 0;                 // own slots holding buffers copied from rings
   std::size_t ring_unstarted = 0;            // of them, buffers no handler has begun
   std::vector<buffer> copies_spare;          // memory for copies out of rings, kept
@@ -328,7 +327,7 @@ int take_unreported(engine& e, std::size_t destination) {
 [[nodiscard]] bool may_send(const engine& e, std::size_t destination, bool regardless) noexcept {
   if (by_ring(e, destination)) {
     return e.ring->slot_free(destination) &&
-           (regardless || e.ring->unhandled(destination) < e.ring_slots);
+           (regardless || e.ring->unhandled(destination) < ring_slots_per_pair);
   }
   return regardless || e.unconfirmed_to[destination] < e.credit_window;
 }
@@ -826,8 +825,8 @@ bool reports_arrived(engine& e, bool even_if_none_waits = false) {
 // once, into memory of its own (made as MPI makes room for a message nobody has asked for
 // yet), so that the sender's slot is free whatever this image's handlers wait for; then
 // handled like buffers MPI delivered, in order per source. As with MPI's posted receives, at
-// most posted_receives levels of progress up the stack take new ones: deeper, a copy waits for
-// an outer level. What is copied is bounded by each pair's credit, which comes back only once a
+// most posted_receives ring buffers are in hand up the stack at once: past that, a copy waits
+// for an outer level. What is copied is bounded by each pair's credit, which comes back only once a
 // buffer is handled. The sources are read in turn, from the one after the last served.
 bool ring_arrived(engine& e) {
   bool copied = false;
@@ -851,7 +850,10 @@ bool ring_arrived(engine& e) {
       copied = true;
     }
   }
-  if (e.ring_unstarted == 0 || e.progressing > posted_receives)
+  // Ring buffers in hand up the stack (begun, not finished) stand for MPI's posted receives
+  // that running handlers hold: with all of them taken, new copies wait for an outer level.
+  const std::size_t in_hand = e.ring_held - e.ring_unstarted;
+  if (e.ring_unstarted == 0 || in_hand >= posted_receives)
     return copied;
   // The oldest copy no handler has begun, and with it its source's others, in order.
   for (const std::size_t slot : e.arrived) {
@@ -1087,13 +1089,14 @@ std::size_t budget_bytes() noexcept {
 std::size_t bytes_in_use() noexcept {
   if (live == nullptr)
     return 0;
-  const std::size_t ring_buffers = live->ring_slots * (live->size - 1);
+  const std::size_t ring_buffers =
+      live->ring != nullptr ? ring_slots_per_pair * (live->size - 1) : 0;
   return (live->buffers_held + ring_buffers) * live->buffer_bytes;
 }
 std::size_t credit_window() noexcept {
   if (live == nullptr)
     return 0;
-  return live->ring != nullptr ? live->ring_slots : live->credit_window;
+  return live->ring != nullptr ? ring_slots_per_pair : live->credit_window;
 }
 std::size_t buffers_unconfirmed(std::size_t destination) noexcept {
   if (live == nullptr || destination >= live->size)
@@ -1199,7 +1202,6 @@ void start(MPI_Comm world, bool one_node) {
   if (rings_wanted) {
     e->ring =
         std::make_unique<rings>(e->comm, e->rank, e->size, ring_slots_per_pair, e->buffer_bytes);
-    e->ring_slots = ring_slots_per_pair;
   }
   live = e.release();
   fast_path::view = fast_path::state{live->lanes.data(), live->size, false};
