@@ -123,11 +123,15 @@ struct engine {
   std::size_t buffers_allowed = 0;
   std::size_t buffers_held = 0;
   std::vector<outgoing> out;  // by destination
-  // Flow control: at most credit_window buffers go by MPI to a destination before it reports
-  // them handled (count_handled says how). The rest wait here, in order, as the sender's own
-  // memory within its budget, so what waits for a busy image in MPI's memory is bounded
-  // whether MPI sends a buffer eagerly (copied out at once) or not.
-  std::size_t credit_window = 0;
+  // Flow control: at most credit_window credits' worth of buffers go by MPI to a destination
+  // before it reports them handled (count_handled says how). The rest wait here, in order, as
+  // the sender's own memory within its budget, so what waits for a busy image in MPI's memory
+  // is bounded whether MPI sends a buffer eagerly (copied out at once) or not. A buffer weighs
+  // the credits its bytes take (credits_for), at least one: MPI keeps an unexpected message in
+  // memory of its size, so a stream of small buffers (a post per row, a round trip's request)
+  // needs a report back as rarely as one of full buffers does for the same bytes.
+  std::size_t credit_bytes = 0;             // what one credit stands for
+  std::size_t credit_window = 0;            // in credits
   std::size_t credits_worth_a_message = 0;  // reported alone, in an empty message, once this many
   std::size_t largest_tag = 0;
   MPI_Comm credit_comm = MPI_COMM_NULL;  // for reports alone
@@ -135,10 +139,10 @@ struct engine {
   // (MPICH's nonblocking collectives at one image matched them and never completed).
   MPI_Comm ending_comm = MPI_COMM_NULL;
   MPI_Request credit_request = MPI_REQUEST_NULL;
-  std::vector<std::size_t> unconfirmed_to;  // buffers sent by MPI, not reported handled, by dest.
+  std::vector<std::size_t> unconfirmed_to;  // credits sent by MPI, not reported handled, by dest.
   std::vector<std::deque<waiting_send>> waiting_for_credit;  // by destination, oldest first
   std::size_t buffers_waiting = 0;                           // in all of them
-  std::vector<std::size_t> unreported_from;  // buffers handled, not yet reported, by source
+  std::vector<std::size_t> unreported_from;  // credits handled, not yet reported, by source
   std::vector<unsigned long long> credit_messages_to;    // empty messages sent, by destination
   std::vector<unsigned long long> credit_messages_from;  // and received, by source
   std::vector<fast_path::lane> lanes;                    // by destination: what is written where
@@ -307,8 +311,8 @@ void send_by_mpi(engine& e, std::size_t destination, buffer data, std::size_t by
   e.in_flight_data.push_back(std::move(data));
 }
 
-// The buffers from `destination` handled here and not yet reported, as a tag: they are reported
-// now.
+// The credits of buffers from `destination` handled here and not yet reported, as a tag: they
+// are reported now.
 int take_unreported(engine& e, std::size_t destination) {
   const std::size_t credits = std::min(e.unreported_from[destination], e.largest_tag);
   e.unreported_from[destination] -= credits;
@@ -320,16 +324,25 @@ int take_unreported(engine& e, std::size_t destination) {
   return e.ring != nullptr && destination != e.rank;
 }
 
-// Whether a buffer may go to `destination` now: MPI's credit, or a free slot of its ring and
-// the ring's credit (buffers unhandled there); `regardless` of the credit for what progress
-// sends. A full ring is never passed: its receiver frees the slot at its next poll, handled or
-// not.
-[[nodiscard]] bool may_send(const engine& e, std::size_t destination, bool regardless) noexcept {
+// The credits a buffer of `bytes` takes of its destination's window: one per credit_bytes
+// begun, at least one. Never more than the window's share of a full buffer (start()).
+[[nodiscard]] std::size_t credits_for(const engine& e, std::size_t bytes) noexcept {
+  return std::max<std::size_t>(1, (bytes + e.credit_bytes - 1) / e.credit_bytes);
+}
+
+// Whether a buffer of `bytes` may go to `destination` now: MPI's credit, or a free slot of its
+// ring and the ring's credit (buffers unhandled there); `regardless` of the credit for what
+// progress sends. A full ring is never passed: its receiver frees the slot at its next poll,
+// handled or not.
+[[nodiscard]] bool may_send(const engine& e,
+                            std::size_t destination,
+                            std::size_t bytes,
+                            bool regardless) noexcept {
   if (by_ring(e, destination)) {
     return e.ring->slot_free(destination) &&
            (regardless || e.ring->unhandled(destination) < ring_slots_per_pair);
   }
-  return regardless || e.unconfirmed_to[destination] < e.credit_window;
+  return regardless || e.unconfirmed_to[destination] + credits_for(e, bytes) <= e.credit_window;
 }
 
 // Hands a buffer to its transport (may_send said it may go): a ring copies it, and it is a
@@ -340,7 +353,7 @@ void transmit(engine& e, std::size_t destination, buffer data, std::size_t bytes
     e.spare.push_back(std::move(data));
     return;
   }
-  ++e.unconfirmed_to[destination];
+  e.unconfirmed_to[destination] += credits_for(e, bytes);
   send_by_mpi(e, destination, std::move(data), bytes, take_unreported(e, destination));
 }
 
@@ -354,7 +367,8 @@ void send_what_credit_allows(engine& e, std::size_t destination, bool regardless
   // What may go regardless stays owed until it has gone (a full ring holds it back meanwhile).
   if (regardless)
     e.regardless_upto[destination] = waiting.size();
-  while (!waiting.empty() && may_send(e, destination, e.regardless_upto[destination] > 0)) {
+  while (!waiting.empty() &&
+         may_send(e, destination, waiting.front().bytes, e.regardless_upto[destination] > 0)) {
     waiting_send w = std::move(waiting.front());
     waiting.pop_front();
     --e.buffers_waiting;
@@ -375,14 +389,16 @@ void send_what_rings_allow(engine& e) {
   }
 }
 
-// A buffer from `source` is handled and its receive posted again: reported back in the tag of
-// the next buffer to it (a reply, a stream the other way), or alone, in the tag of an empty
-// message on a communicator of its own whose receive is posted again at once, once half a
-// window is unreported (its sender may be waiting for them). A buffer carrying a report may
-// wait in MPI while handlers up the stack hold every receive of its destination; that image
-// then sends regardless of the window (send_what_credit_allows), so it waits for no report.
-void count_handled(engine& e, std::size_t source) {
-  if (++e.unreported_from[source] < e.credits_worth_a_message)
+// A buffer of `bytes` from `source` is handled and its receive posted again: its credits are
+// reported back in the tag of the next buffer to it (a reply, a stream the other way), or
+// alone, in the tag of an empty message on a communicator of its own whose receive is posted
+// again at once, once half a window is unreported (its sender may be waiting for them). A
+// buffer carrying a report may wait in MPI while handlers up the stack hold every receive of
+// its destination; that image then sends regardless of the window (send_what_credit_allows),
+// so it waits for no report.
+void count_handled(engine& e, std::size_t source, std::size_t bytes) {
+  e.unreported_from[source] += credits_for(e, bytes);
+  if (e.unreported_from[source] < e.credits_worth_a_message)
     return;
   ++e.credit_messages_to[source];
   send_by_mpi(e, source, nullptr, 0, take_unreported(e, source));
@@ -414,7 +430,7 @@ void send_buffer(engine& e, std::size_t destination) {
   o.urgent = false;
   const bool regardless = e.progressing > 0;
   auto& waiting = e.waiting_for_credit[destination];
-  if (waiting.empty() && may_send(e, destination, regardless)) {
+  if (waiting.empty() && may_send(e, destination, bytes, regardless)) {
     // Nothing ahead of it, and credit for it: straight on, not through the queue.
     transmit(e, destination, std::move(o.owned), bytes);
     return;
@@ -737,7 +753,7 @@ void post_handled_receives(engine& e) {
     if (e.receives[slot].posted)  // listed twice: cannot be, but a receive posted twice is lost
       continue;
     post(e, slot);
-    count_handled(e, e.receives[slot].source);
+    count_handled(e, e.receives[slot].source, e.receives[slot].bytes);
   }
   e.to_post_again.clear();
 }
@@ -785,7 +801,7 @@ void handle_from(engine& e, std::size_t source) {
         // the next progress, bench_dht's string inserts through MPI ran 10 % slower: a sender
         // handling every arrived buffer at once left all its receives unposted meanwhile).
         post(e, slot);
-        count_handled(e, source);
+        count_handled(e, source, r.bytes);
       }
     }
   }
@@ -1096,14 +1112,21 @@ std::size_t bytes_in_use() noexcept {
 std::size_t credit_window() noexcept {
   if (live == nullptr)
     return 0;
-  return live->ring != nullptr ? ring_slots_per_pair : live->credit_window;
+  return live->ring != nullptr ? ring_slots_per_pair
+                               : live->credit_window / credits_for(*live, live->buffer_bytes);
 }
-std::size_t buffers_unconfirmed(std::size_t destination) noexcept {
+std::size_t credit_window_bytes() noexcept {
+  if (live == nullptr)
+    return 0;
+  return live->ring != nullptr ? ring_slots_per_pair * live->buffer_bytes
+                               : live->credit_window * live->credit_bytes;
+}
+std::size_t bytes_unconfirmed(std::size_t destination) noexcept {
   if (live == nullptr || destination >= live->size)
     return 0;
   if (by_ring(*live, destination))
-    return static_cast<std::size_t>(live->ring->unhandled(destination));
-  return live->unconfirmed_to[destination];
+    return static_cast<std::size_t>(live->ring->unhandled(destination)) * live->buffer_bytes;
+  return live->unconfirmed_to[destination] * live->credit_bytes;
 }
 std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept {
   return live == nullptr || destination >= live->size
@@ -1165,15 +1188,23 @@ void start(MPI_Comm world, bool one_node) {
   e->buffers_allowed = std::max(buffers, fit > ring_buffers ? fit - ring_buffers : 0);
   e->budget = (e->buffers_allowed + ring_buffers) * e->buffer_bytes;
   e->own_buffers_allowed = std::min(posted_receives, e->buffers_allowed - buffers);
-  // What may wait for an image in MPI's memory, a window of buffers from each image, is at most
-  // what its own budget holds, and at least two buffers from each: one being handled while the
-  // next arrives.
-  e->credit_window = std::max<std::size_t>(2, e->buffers_allowed / e->size);
-  e->credits_worth_a_message = std::max<std::size_t>(1, e->credit_window / 2);
   int* tag_bound = nullptr;
   int has_bound = 0;
   check(MPI_Comm_get_attr(e->comm, MPI_TAG_UB, &tag_bound, &has_bound), "MPI_Comm_get_attr");
   e->largest_tag = has_bound != 0 ? static_cast<std::size_t>(*tag_bound) : 32767;  // MPI's least
+  // What may wait for an image in MPI's memory, a window of buffers from each image, is at most
+  // what its own budget holds, and at least two buffers from each: one being handled while the
+  // next arrives. A full buffer takes credits_per_buffer credits, a smaller one fewer (a credit
+  // stands for at least 1 KiB: MPI's own bookkeeping of a message it keeps weighs too); the
+  // window fits in one tag, so that half of it can be reported in one.
+  const std::size_t window_buffers =
+      std::clamp<std::size_t>(e->buffers_allowed / e->size, 2, e->largest_tag);
+  const std::size_t credits_per_buffer = std::clamp<std::size_t>(
+      std::min(e->buffer_bytes / smallest_buffer, e->largest_tag / window_buffers), 1,
+      e->buffer_bytes);
+  e->credit_bytes = (e->buffer_bytes + credits_per_buffer - 1) / credits_per_buffer;
+  e->credit_window = window_buffers * credits_for(*e, e->buffer_bytes);
+  e->credits_worth_a_message = std::max<std::size_t>(1, e->credit_window / 2);
   check(MPI_Comm_dup(e->comm, &e->credit_comm), "MPI_Comm_dup");
   check(MPI_Comm_dup(e->comm, &e->ending_comm), "MPI_Comm_dup");
   post_report_receive(*e);

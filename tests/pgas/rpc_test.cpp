@@ -421,12 +421,15 @@ TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
   namespace messages = pgas::runtime::messages;
   const std::size_t n = pgas::num_images();
   const std::size_t me = pgas::this_image();
-  const std::size_t window = messages::credit_window();
+  const std::size_t window = messages::credit_window_bytes();
+  const std::size_t buffer = messages::buffer_bytes();
   // The sender keeps the window's buffers in flight (when MPI does not copy them out at once),
   // the posted receives, its buffer being filled and two waiting: a budget too small for that
   // would make it wait for room instead, for an image that does not make progress.
-  if (n < 2 || messages::budget_bytes() / messages::buffer_bytes() < window + 8)
-    GTEST_SKIP() << "needs two images and a budget of " << window + 8 << " buffers";
+  if (n < 2 || messages::budget_bytes() / buffer < messages::credit_window() + 8) {
+    GTEST_SKIP() << "needs two images and a budget of " << messages::credit_window() + 8
+                 << " buffers";
+  }
   pgas::dist_object<long> received(0L);
   // Image 1 is busy outside pgas (in a barrier of MPI's own) and handles nothing, so it reports
   // none of image 0's buffers handled: image 0's stream may put the window into MPI and no more.
@@ -434,13 +437,17 @@ TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
   MPI_Comm_dup(MPI_COMM_WORLD, &busy);
   long sent = 0;
   if (me == 0) {
-    // Window and two buffers: the budget holds them even if none left, so no error can hang it.
-    while (messages::buffers_unconfirmed(1) + messages::buffers_waiting_for_credit(1) <
-           window + 2) {
+    // Until two full buffers wait: the budget holds them even if none left, so no error can
+    // hang it.
+    while (messages::buffers_waiting_for_credit(1) < 2) {
       pgas::rpc_ff(1, count_one, received, sent);
       ++sent;
     }
-    EXPECT_EQ(messages::buffers_unconfirmed(1), window);
+    // Full: the next full buffer would pass it (small buffers earlier tests sent may still be
+    // unreported, so it need not be full to the byte).
+    const std::size_t full = window / messages::credit_window();
+    EXPECT_LE(messages::bytes_unconfirmed(1), window);
+    EXPECT_GT(messages::bytes_unconfirmed(1) + full, window);
     EXPECT_EQ(messages::buffers_waiting_for_credit(1), 2u);
     EXPECT_LE(messages::bytes_in_use(), messages::budget_bytes());
   }
@@ -448,6 +455,42 @@ TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
   MPI_Comm_free(&busy);
   pgas::sync_all();  // image 1 handles the stream and reports it; the waiting buffers follow
   EXPECT_EQ(messages::buffers_waiting_for_credit(1), 0u);
+  EXPECT_EQ(pgas::co_sum(sent), pgas::co_sum(*received));
+}
+
+TEST(Rpc, small_buffers_to_a_busy_image_take_its_window_by_their_bytes) {
+  namespace messages = pgas::runtime::messages;
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  const std::size_t window = messages::credit_window_bytes();
+  const std::size_t buffer = messages::buffer_bytes();
+  const std::size_t full_buffers = messages::credit_window();  // what the window holds
+  // Through MPI only (a ring's slot is a whole buffer whatever it carries), with buffers of at
+  // least eight of the window's units, so that a small buffer weighs far less than a full one
+  // (what earlier tests left unreported is under half the window), and a budget that holds
+  // every buffer sent in flight (MPI need not copy them out at once).
+  if (n < 2 || pgas::runtime::world_shares_memory() || buffer < 8192 ||
+      messages::budget_bytes() / buffer < full_buffers + 9)
+    GTEST_SKIP() << "needs two images reached through MPI and buffers of at least 8 KiB";
+  pgas::dist_object<long> received(0L);
+  // Image 1 handles nothing meanwhile (busy in a barrier of MPI's own), so it reports nothing.
+  MPI_Comm busy = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &busy);
+  long sent = 0;
+  if (me == 0) {
+    // One call per buffer, each sent at once: one buffer more than a window of full ones.
+    for (std::size_t k = 0; k <= full_buffers; ++k) {
+      pgas::rpc_ff(1, count_one, received, sent);
+      messages::flush(1);
+      ++sent;
+    }
+    EXPECT_EQ(messages::buffers_waiting_for_credit(1), 0u);
+    EXPECT_GT(messages::bytes_unconfirmed(1), 0u);
+    EXPECT_LT(messages::bytes_unconfirmed(1), window);
+  }
+  MPI_Barrier(busy);
+  MPI_Comm_free(&busy);
+  pgas::sync_all();
   EXPECT_EQ(pgas::co_sum(sent), pgas::co_sum(*received));
 }
 

@@ -28,7 +28,7 @@
 // handlers without MPI) and, on one node, the slots of the rings others write into here; a
 // sender that would pass it makes progress until one is free. What waits for a busy image
 // inside MPI, or copied out of its rings, is bounded too (whether MPI copies a send out at once
-// or not): at most credit_window() buffers go to one image before it reports them handled. The
+// or not): at most credit_window_bytes() go to one image before it reports them handled. The
 // bookkeeping of messages whose handlers' messages are unacknowledged grows with nesting, not
 // with the number of messages.
 //
@@ -272,10 +272,13 @@ void collective(const char* call, Start start, Args... args) {
 /// The budget this image keeps to, and the bytes it holds for buffers now. Local.
 [[nodiscard]] std::size_t budget_bytes() noexcept;
 [[nodiscard]] std::size_t bytes_in_use() noexcept;
-/// Flow control: how many buffers may go by MPI to one image before it reports them handled;
-/// how many have gone to `destination` unreported, and how many wait here for its report. Local.
+/// Flow control: how many bytes of buffers may go to one image before it reports them handled
+/// (a buffer counts its bytes rounded up to the window's unit, a ring's slot a whole buffer),
+/// and how many full buffers that is; how many bytes have gone to `destination` unreported, and
+/// how many buffers wait here for its report. Local.
+[[nodiscard]] std::size_t credit_window_bytes() noexcept;
 [[nodiscard]] std::size_t credit_window() noexcept;
-[[nodiscard]] std::size_t buffers_unconfirmed(std::size_t destination) noexcept;
+[[nodiscard]] std::size_t bytes_unconfirmed(std::size_t destination) noexcept;
 [[nodiscard]] std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept;
 
 /// Between two polls that found nothing: the wait's `polls`-th poll, the `quiet`-th in a row
