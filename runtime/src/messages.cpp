@@ -817,8 +817,8 @@ void take_credits(engine& e, std::size_t source, int credits) {
 // Takes the reports alone that have arrived, when a buffer waits for one (a report, the first
 // of them excepted, is unexpected by MPI until it is read). Testing for them at every poll costs
 // each poll a second MPI_Test (the rpc round trip between two hosts 0.96 -> 0.89 of MPI's).
-// Unread, they stay few: a sender that reads none has at most a window of buffers unreported,
-// which its receiver reports alone in two at most.
+// Unread, they stay few: a sender that reads none has at most a window unreported, which its
+// receiver reports alone in two at most.
 bool reports_arrived(engine& e, bool even_if_none_waits = false) {
   if (e.buffers_waiting == 0 && !even_if_none_waits)
     return false;
@@ -1192,7 +1192,7 @@ void start(MPI_Comm world, bool one_node) {
   int has_bound = 0;
   check(MPI_Comm_get_attr(e->comm, MPI_TAG_UB, &tag_bound, &has_bound), "MPI_Comm_get_attr");
   e->largest_tag = has_bound != 0 ? static_cast<std::size_t>(*tag_bound) : 32767;  // MPI's least
-  // What may wait for an image in MPI's memory, a window of buffers from each image, is at most
+  // What may wait for an image in MPI's memory, a window from each image, is at most
   // what its own budget holds, and at least two buffers from each: one being handled while the
   // next arrives. A full buffer takes credits_per_buffer credits, a smaller one fewer (a credit
   // stands for at least 1 KiB: MPI's own bookkeeping of a message it keeps weighs too); the
