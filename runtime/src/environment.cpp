@@ -12,6 +12,7 @@
 
 #include "window_pool.hpp"
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -64,27 +65,41 @@ bool shared_memory_wanted() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
-// PGAS_ONE_IMAGE_PER_NODE=1 (or on, yes, true): every image acts as if it ran on a node of its
-// own (nothing mapped, and the paths chosen for images on other nodes), to test those paths on
-// one machine.
-bool one_image_per_node() {
-  const char* v = std::getenv("PGAS_ONE_IMAGE_PER_NODE");
-  if (v == nullptr)
-    return false;
-  const std::string s = v;
-  return s == "1" || s == "on" || s == "yes" || s == "true";
+// How many images act as one node, in rank order, to test on one machine the paths a job across
+// nodes takes: PGAS_ONE_IMAGE_PER_NODE=1 (or on, yes, true) gives 1 (nothing mapped, every peer
+// as if on another node); PGAS_IMAGES_PER_NODE=k gives k (images 0..k-1 one node, k..2k-1 the
+// next, ...: nothing mapped either unless one node holds them all, and the message engine's
+// rings between the images of each). 0 when neither is set: the nodes MPI reports. Throws
+// usage_error for a PGAS_IMAGES_PER_NODE that is not a positive number.
+std::size_t images_per_node_setting() {
+  if (const char* v = std::getenv("PGAS_ONE_IMAGE_PER_NODE")) {
+    const std::string s = v;
+    if (s == "1" || s == "on" || s == "yes" || s == "true")
+      return 1;
+  }
+  const char* v = std::getenv("PGAS_IMAGES_PER_NODE");
+  if (v == nullptr || *v == '\0')
+    return 0;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long k = std::strtoull(v, &end, 10);
+  if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || k == 0 || k > 1U << 30)
+    throw usage_error(
+        std::string("PGAS_IMAGES_PER_NODE must be a positive number of images, got \"") + v + "\"");
+  return static_cast<std::size_t>(k);
 }
 
 // How many images run on this node, and how many cores they may run on between them (the union
 // of their affinity masks: a launcher that binds each image to one core narrows each mask, not
 // the node). Collective over world.
 struct node_shape {
-  int images = 1;
+  int images = 1;  // on the machine, whatever the setting above groups
   int cores = 1;
-  std::vector<bool> members;  // by world rank
+  std::vector<bool> members;  // by world rank: this node's images as the setting groups them
+  int member_count = 1;
 };
 
-node_shape shape_of_this_node(MPI_Comm world) {
+node_shape shape_of_this_node(MPI_Comm world, int per_node) {
   MPI_Comm node = MPI_COMM_NULL;
   runtime::check(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
                  "MPI_Comm_split_type");
@@ -113,10 +128,12 @@ node_shape shape_of_this_node(MPI_Comm world) {
   if (err == MPI_SUCCESS)
     err = MPI_Allgather(&me, 1, MPI_INT, world_ranks.data(), 1, MPI_INT, node);
   out.members.assign(static_cast<std::size_t>(world_size), false);
-  const bool alone = one_image_per_node();
+  out.member_count = 0;
   for (const int r : world_ranks) {
-    if (r >= 0 && r < world_size && (!alone || r == me))
+    if (r >= 0 && r < world_size && (per_node == 0 || r / per_node == me / per_node)) {
       out.members[static_cast<std::size_t>(r)] = true;
+      ++out.member_count;
+    }
   }
   MPI_Comm_free(&node);
   runtime::check(err, "MPI_Allreduce or MPI_Allgather");
@@ -127,11 +144,7 @@ node_shape shape_of_this_node(MPI_Comm world) {
 // True on every image alike when all images run on one shared-memory node and none turned it
 // off: a window's flavor must be the same on every process.
 bool agree_on_shared_memory(MPI_Comm world, int size, int node_images) {
-  int mine =
-      node_images == size && shared_memory_wanted() && (size == 1 || !one_image_per_node()) ? 1 : 0;
-  int all = 0;
-  runtime::check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world), "MPI_Allreduce");
-  return all == 1;
+  return runtime::everyone(node_images == size && shared_memory_wanted(), world);
 }
 
 MPI_Comm duplicate_with_errors_returned(MPI_Comm from) {
@@ -199,9 +212,16 @@ void environment::start(int* argc, char*** argv) {
   s.notify = duplicate_with_errors_returned(MPI_COMM_WORLD);
   runtime::check(MPI_Comm_rank(s.world, &s.rank), "MPI_Comm_rank");
   runtime::check(MPI_Comm_size(s.world, &s.size), "MPI_Comm_size");
-  node_shape node = shape_of_this_node(s.world);
-  s.on_this_node = std::move(node.members);
-  s.shares_memory = agree_on_shared_memory(s.world, s.size, node.images);
+  std::size_t per_node = 0;
+  refuse_everywhere_unless_valid([&per_node] { per_node = images_per_node_setting(); },
+                                 "PGAS_IMAGES_PER_NODE is not a positive number on another image",
+                                 s.world);
+  node_shape node = shape_of_this_node(s.world, static_cast<int>(per_node));
+  s.on_this_node = node.members;
+  s.shares_memory = agree_on_shared_memory(s.world, s.size, node.member_count);
+  // The engine's rings join the images of each node unless any image keeps its peers on MPI.
+  if (!runtime::everyone(shared_memory_wanted(), s.world))
+    node.members.assign(node.members.size(), false);
   s.oversubscribed = node.images > node.cores;
   runtime::window_pool::start(s.world, node.images, s.size);
   runtime::statistics::start_from_environment();
@@ -220,7 +240,7 @@ void environment::start(int* argc, char*** argv) {
       runtime::check_ask_ahead_setting,
       "PGAS_ASK_AHEAD is not one of the distances it may be on another image", s.world);
   runtime::messages::start(
-      s.world, s.shares_memory);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
+      s.world, node.members);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
   runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace pgas::runtime::messages {
 
@@ -29,21 +30,32 @@ std::byte* at_line(void* p) {
 }
 }  // namespace
 
-rings::rings(
-    MPI_Comm comm, std::size_t rank, std::size_t size, std::size_t slots, std::size_t slot_bytes)
-    : rank_(rank),
+rings::rings(MPI_Comm node,
+             std::vector<std::size_t> members,
+             std::size_t images,
+             std::size_t slots,
+             std::size_t slot_bytes)
+    : node_(node),
+      members_(std::move(members)),
+      index_of_(images, not_member),
       slots_(slots),
       slot_stride_(sizeof(slot_header) + whole_lines(slot_bytes)),
       pair_stride_(sizeof(pair_state) + slots * (sizeof(slot_header) + whole_lines(slot_bytes))),
-      inbox_of_(size),
-      sent_(size),
-      taken_(size),
-      reported_(size) {
+      inbox_of_(members_.size()),
+      sent_(members_.size()),
+      taken_(members_.size()),
+      reported_(members_.size()) {
+  const std::size_t size = members_.size();
+  for (std::size_t k = 0; k < size; ++k) index_of_[members_[k]] = k;
+  int rank = 0;
+  check(MPI_Comm_rank(node_, &rank), "MPI_Comm_rank");
+  rank_ = static_cast<std::size_t>(rank);
+  self_ = members_[rank_];
   // MPI promises no alignment: each inbox starts at the first cache line of its memory (a
   // segment every process maps at a page boundary, so each finds the same line).
   void* base = nullptr;
   check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(pair_stride_ * size + line), 1, MPI_INFO_NULL,
-                                comm, &base, &win_),
+                                node_, &base, &win_),
         "MPI_Win_allocate_shared");
   mine_ = at_line(base);
   // Failures on it come back as pgas::mpi_error, as on the runtime's other windows.
@@ -62,12 +74,14 @@ rings::rings(
     inbox_of_[d] = at_line(theirs);
   }
   // Nobody writes into an inbox before its owner has made it.
-  check(MPI_Barrier(comm), "MPI_Barrier");
+  check(MPI_Barrier(node_), "MPI_Barrier");
 }
 
 void rings::free_collectively() noexcept {
   if (win_ != MPI_WIN_NULL)
     MPI_Win_free(&win_);
+  if (node_ != MPI_COMM_NULL)
+    MPI_Comm_free(&node_);
 }
 
 rings::pair_state& rings::pair(std::byte* inbox, std::size_t source) const noexcept {
@@ -81,38 +95,44 @@ rings::slot_header& rings::slot(std::byte* inbox,
   return *std::launder(reinterpret_cast<slot_header*>(at));
 }
 
-bool rings::slot_free(std::size_t destination) const noexcept {
+bool rings::slot_free(std::size_t image) const noexcept {
+  const std::size_t destination = index_of_[image];
   return slot(inbox_of_[destination], rank_, sent_[destination])
              .number.load(std::memory_order_acquire) == 0;
 }
 
-void rings::publish(std::size_t destination, const std::byte* data, std::size_t bytes) noexcept {
+void rings::publish(std::size_t image, const std::byte* data, std::size_t bytes) noexcept {
+  const std::size_t destination = index_of_[image];
   slot_header& s = slot(inbox_of_[destination], rank_, sent_[destination]);
   s.bytes = bytes;
   std::memcpy(reinterpret_cast<std::byte*>(&s) + sizeof(slot_header), data, bytes);
   s.number.store(++sent_[destination], std::memory_order_release);
 }
 
-std::uint64_t rings::unhandled(std::size_t destination) const noexcept {
+std::uint64_t rings::unhandled(std::size_t image) const noexcept {
+  const std::size_t destination = index_of_[image];
   return sent_[destination] -
          pair(inbox_of_[destination], rank_).handled.load(std::memory_order_acquire);
 }
 
-std::size_t rings::next_bytes(std::size_t source) const noexcept {
+std::size_t rings::next_bytes(std::size_t image) const noexcept {
+  const std::size_t source = index_of_[image];
   const slot_header& s = slot(mine_, source, taken_[source]);
   if (s.number.load(std::memory_order_acquire) != taken_[source] + 1)
     return 0;
   return static_cast<std::size_t>(s.bytes);
 }
 
-void rings::take(std::size_t source, std::byte* out) noexcept {
+void rings::take(std::size_t image, std::byte* out) noexcept {
+  const std::size_t source = index_of_[image];
   slot_header& s = slot(mine_, source, taken_[source]);
   std::memcpy(out, reinterpret_cast<const std::byte*>(&s) + sizeof(slot_header), s.bytes);
   ++taken_[source];
   s.number.store(0, std::memory_order_release);
 }
 
-void rings::handled(std::size_t source) noexcept {
+void rings::handled(std::size_t image) noexcept {
+  const std::size_t source = index_of_[image];
   pair(mine_, source).handled.store(++reported_[source], std::memory_order_release);
 }
 

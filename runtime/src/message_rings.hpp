@@ -15,14 +15,29 @@ namespace pgas::runtime::messages {
 
 class rings {
  public:
-  /// Collective over comm, whose members all run on one node: each image's inbox, for each
-  /// other image, of `slots` slots of `slot_bytes` (buffers of at most that size travel).
-  rings(
-      MPI_Comm comm, std::size_t rank, std::size_t size, std::size_t slots, std::size_t slot_bytes);
+  /// Collective over `node`, whose members all run on one node and are, in node order, the
+  /// engine's images `members` (of `images`): each member's inbox, for each other member, of
+  /// `slots` slots of `slot_bytes` (buffers of at most that size travel). Images are named by
+  /// their engine rank below. Takes `node`, which free_collectively frees.
+  rings(MPI_Comm node,
+        std::vector<std::size_t> members,
+        std::size_t images,
+        std::size_t slots,
+        std::size_t slot_bytes);
   rings(const rings&) = delete;
   rings& operator=(const rings&) = delete;
-  /// Frees the window: collective over the communicator it was made on.
+  /// Frees the window and the node's communicator: collective over the node.
   void free_collectively() noexcept;
+  /// The images the rings join (this one among them), in order.
+  [[nodiscard]] const std::vector<std::size_t>& members() const noexcept { return members_; }
+  /// A member's place in members().
+  [[nodiscard]] std::size_t position_of(std::size_t image) const noexcept {
+    return index_of_[image];
+  }
+  /// True when `image` is another member: buffers to it go through its ring.
+  [[nodiscard]] bool reaches(std::size_t image) const noexcept {
+    return image < index_of_.size() && index_of_[image] != not_member && image != self_;
+  }
 
   // The sender's side, for the pair (this image -> destination).
   /// True when the destination's next slot from this image is free.
@@ -49,16 +64,22 @@ class rings {
                                   std::size_t source,
                                   std::uint64_t k) const noexcept;
 
+  static constexpr std::size_t not_member = ~std::size_t{0};
+  MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
-  std::size_t rank_ = 0;
+  std::vector<std::size_t> members_;   // engine ranks, by node rank
+  std::vector<std::size_t> index_of_;  // node rank, by engine rank (not_member elsewhere)
+  std::size_t self_ = 0;               // this image's engine rank
+  std::size_t rank_ = 0;               // and its node rank
   std::size_t slots_ = 0;
-  std::size_t slot_stride_ = 0;          // a slot's header and data, in whole cache lines
-  std::size_t pair_stride_ = 0;          // a pair's state and slots
-  std::byte* mine_ = nullptr;            // this image's inbox
-  std::vector<std::byte*> inbox_of_;     // by destination
-  std::vector<std::uint64_t> sent_;      // by destination
-  std::vector<std::uint64_t> taken_;     // by source
-  std::vector<std::uint64_t> reported_;  // by source: handled, as published
+  std::size_t slot_stride_ = 0;  // a slot's header and data, in whole cache lines
+  std::size_t pair_stride_ = 0;  // a pair's state and slots
+  std::byte* mine_ = nullptr;    // this image's inbox
+  // By node rank:
+  std::vector<std::byte*> inbox_of_;     // of each destination
+  std::vector<std::uint64_t> sent_;      // to each destination
+  std::vector<std::uint64_t> taken_;     // from each source
+  std::vector<std::uint64_t> reported_;  // from each source: handled, as published
 };
 
 }  // namespace pgas::runtime::messages

@@ -179,14 +179,16 @@ struct engine {
   std::vector<char> acks_now;          // acknowledgements of handlers' messages: never held
   std::vector<std::size_t> open_from;  // records of its user code's messages not finished
   context current;                     // of the handler running, if any
-  // On one node: every buffer to another image goes through its rings (message_rings.hpp),
-  // none through MPI, so one pair's buffers keep one order; a pair's window of unhandled
-  // buffers is its ring's slots.
+  // Between images of one node: every buffer to the other goes through their ring
+  // (message_rings.hpp), none through MPI, so one pair's buffers keep one order; a pair's window
+  // of unhandled buffers is its ring's slots. Null when no other image of this node is reached so.
   std::unique_ptr<rings> ring;
+  std::size_t ring_buffers = 0;              // slots of the rings others write into here
+  bool only_rings = false;                   // every other image is reached by a ring
   std::size_t ring_held = 0;                 // own slots holding buffers copied from rings
   std::size_t ring_unstarted = 0;            // of them, buffers no handler has begun
   std::vector<buffer> copies_spare;          // memory for copies out of rings, kept
-  std::size_t next_ring = 0;                 // the source whose ring is read first
+  std::size_t next_ring = 0;                 // the ring member whose ring is read first
   std::vector<std::size_t> regardless_upto;  // by destination: waiting buffers owed at once
   unsigned polls_without_mpi = 0;            // ring polls since the last MPI_Test
   unsigned progressing = 0;                  // calls of progress on the stack
@@ -321,7 +323,7 @@ int take_unreported(engine& e, std::size_t destination) {
 
 // Whether `destination` is reached through the node's rings rather than MPI.
 [[nodiscard]] bool by_ring(const engine& e, std::size_t destination) noexcept {
-  return e.ring != nullptr && destination != e.rank;
+  return e.ring != nullptr && e.ring->reaches(destination);
 }
 
 // The credits a buffer of `bytes` takes of its destination's window: one per credit_bytes
@@ -846,8 +848,9 @@ bool reports_arrived(engine& e, bool even_if_none_waits = false) {
 // buffer is handled. The sources are read in turn, from the one after the last served.
 bool ring_arrived(engine& e) {
   bool copied = false;
-  for (std::size_t k = 0; k < e.size; ++k) {
-    const std::size_t source = (e.next_ring + k) % e.size;
+  const std::vector<std::size_t>& members = e.ring->members();
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    const std::size_t source = members[(e.next_ring + k) % members.size()];
     if (source == e.rank)
       continue;
     for (std::size_t bytes = e.ring->next_bytes(source); bytes != 0;
@@ -875,7 +878,7 @@ bool ring_arrived(engine& e) {
   for (const std::size_t slot : e.arrived) {
     const receive& r = e.receives[slot];
     if (r.from_ring && r.at == 0 && r.calls_left == 0) {
-      e.next_ring = r.source + 1;
+      e.next_ring = e.ring->position_of(r.source) + 1;
       handle_from(e, r.source);
       return true;
     }
@@ -887,9 +890,10 @@ bool receive_arrived(engine& e) {
   if (e.ring != nullptr) {
     if (ring_arrived(e))
       return true;
-    // On one node MPI carries only a handler's buffers to this image itself; the receive is
-    // still tested now and then, so that a wait keeps MPI's own progress going.
-    if (e.to_self_through_mpi == 0 && (++e.polls_without_mpi & 15U) != 0)
+    // With every other image on the rings MPI carries only a handler's buffers to this image
+    // itself; the receive is still tested now and then, so that a wait keeps MPI's own progress
+    // going.
+    if (e.only_rings && e.to_self_through_mpi == 0 && (++e.polls_without_mpi & 15U) != 0)
       return false;
   }
   if (e.posted.empty())
@@ -1105,21 +1109,22 @@ std::size_t budget_bytes() noexcept {
 std::size_t bytes_in_use() noexcept {
   if (live == nullptr)
     return 0;
-  const std::size_t ring_buffers =
-      live->ring != nullptr ? ring_slots_per_pair * (live->size - 1) : 0;
-  return (live->buffers_held + ring_buffers) * live->buffer_bytes;
+  return (live->buffers_held + live->ring_buffers) * live->buffer_bytes;
 }
-std::size_t credit_window() noexcept {
+std::size_t credit_window(std::size_t destination) noexcept {
   if (live == nullptr)
     return 0;
-  return live->ring != nullptr ? ring_slots_per_pair
-                               : live->credit_window / credits_for(*live, live->buffer_bytes);
+  return by_ring(*live, destination) ? ring_slots_per_pair
+                                     : live->credit_window / credits_for(*live, live->buffer_bytes);
 }
-std::size_t credit_window_bytes() noexcept {
+std::size_t credit_window_bytes(std::size_t destination) noexcept {
   if (live == nullptr)
     return 0;
-  return live->ring != nullptr ? ring_slots_per_pair * live->buffer_bytes
-                               : live->credit_window * live->credit_bytes;
+  return by_ring(*live, destination) ? ring_slots_per_pair * live->buffer_bytes
+                                     : live->credit_window * live->credit_bytes;
+}
+bool reached_by_ring(std::size_t destination) noexcept {
+  return live != nullptr && by_ring(*live, destination);
 }
 std::size_t bytes_unconfirmed(std::size_t destination) noexcept {
   if (live == nullptr || destination >= live->size)
@@ -1156,7 +1161,7 @@ void idle(unsigned polls, unsigned quiet) noexcept {
 #endif
 }
 
-void start(MPI_Comm world, bool one_node) {
+void start(MPI_Comm world, const std::vector<bool>& ring_members) {
   auto e = std::make_unique<engine>();
   check(MPI_Comm_dup(world, &e->comm), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -1176,14 +1181,23 @@ void start(MPI_Comm world, bool one_node) {
     MPI_Comm_free(&e->comm);
     throw usage_error("PGAS_MESSAGE_BUDGET must be a positive number of bytes on every image");
   }
-  // A buffer per destination, as many again in flight, and the posted receives; on one node,
-  // the slots of the rings the other images write into here.
+  // A buffer per destination, as many again in flight, and the posted receives; the slots of
+  // the rings this node's other images write into here. Nodes may hold different numbers of
+  // images: the buffer size comes from the most slots any image keeps, the same everywhere.
   const std::size_t buffers = 2 * e->size + posted_receives;
-  const bool rings_wanted = one_node && e->size > 1;
-  const std::size_t ring_buffers = rings_wanted ? ring_slots_per_pair * (e->size - 1) : 0;
+  std::vector<std::size_t> members;
+  for (std::size_t r = 0; r < ring_members.size() && r < e->size; ++r) {
+    if (ring_members[r])
+      members.push_back(r);
+  }
+  const bool rings_wanted = members.size() > 1;
+  const std::size_t ring_buffers = rings_wanted ? ring_slots_per_pair * (members.size() - 1) : 0;
+  const unsigned long long mine = ring_buffers;
+  unsigned long long most = 0;
+  check(MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, e->comm), "MPI_Allreduce");
   e->buffer_bytes = std::clamp<std::size_t>(
-      static_cast<std::size_t>(budget) / (buffers + ring_buffers) / alignment * alignment,
-      smallest_buffer, largest_buffer);
+      static_cast<std::size_t>(budget / (buffers + most)) / alignment * alignment, smallest_buffer,
+      largest_buffer);
   const std::size_t fit = static_cast<std::size_t>(budget) / e->buffer_bytes;
   e->buffers_allowed = std::max(buffers, fit > ring_buffers ? fit - ring_buffers : 0);
   e->budget = (e->buffers_allowed + ring_buffers) * e->buffer_bytes;
@@ -1231,8 +1245,23 @@ void start(MPI_Comm world, bool one_node) {
     post(*e, k);
   }
   if (rings_wanted) {
-    e->ring =
-        std::make_unique<rings>(e->comm, e->rank, e->size, ring_slots_per_pair, e->buffer_bytes);
+    // Collective over the node's members only: an image alone on its node takes no part. Made
+    // from world, not from the engine's communicator, where its wildcard receives are posted.
+    MPI_Group all = MPI_GROUP_NULL;
+    MPI_Group node = MPI_GROUP_NULL;
+    MPI_Comm node_comm = MPI_COMM_NULL;
+    std::vector<int> ranks(members.begin(), members.end());
+    check(MPI_Comm_group(world, &all), "MPI_Comm_group");
+    const int made = MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &node);
+    MPI_Group_free(&all);
+    check(made, "MPI_Group_incl");
+    const int joined = MPI_Comm_create_group(world, node, 0, &node_comm);
+    MPI_Group_free(&node);
+    check(joined, "MPI_Comm_create_group");
+    e->ring = std::make_unique<rings>(node_comm, std::move(members), e->size, ring_slots_per_pair,
+                                      e->buffer_bytes);
+    e->ring_buffers = ring_buffers;
+    e->only_rings = e->ring->members().size() == e->size;
   }
   live = e.release();
   fast_path::view = fast_path::state{live->lanes.data(), live->size, false};

@@ -2,8 +2,8 @@
 # puts reordered, the smallest message budget) depend on the MPI, not on the compiler: a build
 # whose MPI another build already covers (the clang one, beside the g++ one) leaves them out.
 option(PGAS_TEST_VARIANTS "Register the test runs that set a path-changing setting" ON)
-set(pgas_variant_settings PGAS_SHARED_MEMORY PGAS_ONE_IMAGE_PER_NODE PGAS_TEST_REORDER_PUTS
-                          PGAS_MESSAGE_BUDGET)
+set(pgas_variant_settings PGAS_SHARED_MEMORY PGAS_ONE_IMAGE_PER_NODE PGAS_IMAGES_PER_NODE
+                          PGAS_TEST_REORDER_PUTS PGAS_MESSAGE_BUDGET)
 
 # pgas_run_at(<test name> <binary target> <images> [<extra environment>...]): registers one
 # launch of a test binary, with a timeout so a hang is a failure.

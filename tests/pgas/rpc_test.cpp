@@ -2,8 +2,9 @@
 // their target by the next sync point (nested calls too), futures resolve in any order, values
 // (over-aligned ones too) and exceptions travel back, dist_objects of two teams stay apart, calls
 // of differing sizes arrive whole, arguments of every kind arrive in their places, a call as large
-// as a message goes, a long stream stays within the engine's memory budget, and a stream to an
-// image that handles nothing stops at the credit window.
+// as a message goes, a long stream stays within the engine's memory budget, a stream to an
+// image that handles nothing stops at the credit window, and images of one node reach each other
+// through rings.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -421,14 +423,15 @@ TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
   namespace messages = pgas::runtime::messages;
   const std::size_t n = pgas::num_images();
   const std::size_t me = pgas::this_image();
-  const std::size_t window = messages::credit_window_bytes();
+  // Image 0's window towards image 1 (a ring's or MPI's), which every image skips by alike.
+  const std::size_t window = pgas::co_broadcast(messages::credit_window_bytes(1), 0);
+  const std::size_t full_buffers = pgas::co_broadcast(messages::credit_window(1), 0);
   const std::size_t buffer = messages::buffer_bytes();
   // The sender keeps the window's buffers in flight (when MPI does not copy them out at once),
   // the posted receives, its buffer being filled and two waiting: a budget too small for that
   // would make it wait for room instead, for an image that does not make progress.
-  if (n < 2 || messages::budget_bytes() / buffer < messages::credit_window() + 8) {
-    GTEST_SKIP() << "needs two images and a budget of " << messages::credit_window() + 8
-                 << " buffers";
+  if (n < 2 || messages::budget_bytes() / buffer < full_buffers + 8) {
+    GTEST_SKIP() << "needs two images and a budget of " << full_buffers + 8 << " buffers";
   }
   pgas::dist_object<long> received(0L);
   // Image 1 is busy outside pgas (in a barrier of MPI's own) and handles nothing, so it reports
@@ -445,7 +448,7 @@ TEST(Rpc, a_stream_to_a_busy_image_waits_at_its_sender_past_the_credit_window) {
     }
     // Full: the next full buffer would pass it (small buffers earlier tests sent may still be
     // unreported, so it need not be full to the byte).
-    const std::size_t full = window / messages::credit_window();
+    const std::size_t full = window / full_buffers;
     EXPECT_LE(messages::bytes_unconfirmed(1), window);
     EXPECT_GT(messages::bytes_unconfirmed(1) + full, window);
     EXPECT_EQ(messages::buffers_waiting_for_credit(1), 2u);
@@ -462,15 +465,16 @@ TEST(Rpc, small_buffers_to_a_busy_image_take_its_window_by_their_bytes) {
   namespace messages = pgas::runtime::messages;
   const std::size_t n = pgas::num_images();
   const std::size_t me = pgas::this_image();
-  const std::size_t window = messages::credit_window_bytes();
+  // Image 0's window towards image 1, and whether a ring carries it, known to every image alike.
+  const std::size_t window = pgas::co_broadcast(messages::credit_window_bytes(1), 0);
   const std::size_t buffer = messages::buffer_bytes();
-  const std::size_t full_buffers = messages::credit_window();  // what the window holds
+  const std::size_t full_buffers = pgas::co_broadcast(messages::credit_window(1), 0);
+  const bool by_ring = pgas::co_broadcast(messages::reached_by_ring(1), 0);
   // Through MPI only (a ring's slot is a whole buffer whatever it carries), with buffers of at
   // least eight of the window's units, so that a small buffer weighs far less than a full one
   // (what earlier tests left unreported is under half the window), and a budget that holds
   // every buffer sent in flight (MPI need not copy them out at once).
-  if (n < 2 || pgas::runtime::world_shares_memory() || buffer < 8192 ||
-      messages::budget_bytes() / buffer < full_buffers + 9)
+  if (n < 2 || by_ring || buffer < 8192 || messages::budget_bytes() / buffer < full_buffers + 9)
     GTEST_SKIP() << "needs two images reached through MPI and buffers of at least 8 KiB";
   pgas::dist_object<long> received(0L);
   // Image 1 handles nothing meanwhile (busy in a barrier of MPI's own), so it reports nothing.
@@ -492,6 +496,26 @@ TEST(Rpc, small_buffers_to_a_busy_image_take_its_window_by_their_bytes) {
   MPI_Comm_free(&busy);
   pgas::sync_all();
   EXPECT_EQ(pgas::co_sum(sent), pgas::co_sum(*received));
+}
+
+// The transport each pair takes: a ring between two images of one node while shared memory is
+// on (every image on one node, or PGAS_IMAGES_PER_NODE's nodes: the two_per_node runs), MPI
+// otherwise (PGAS_SHARED_MEMORY=0, PGAS_ONE_IMAGE_PER_NODE=1); never a ring to itself. Then a
+// call each way between every pair arrives.
+TEST(Rpc, images_of_one_node_reach_each_other_through_rings_and_others_through_mpi) {
+  namespace messages = pgas::runtime::messages;
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  const char* memory = std::getenv("PGAS_SHARED_MEMORY");
+  const bool shared = memory == nullptr || std::string(memory) != "0";
+  for (std::size_t d = 0; d < n; ++d) {
+    EXPECT_EQ(messages::reached_by_ring(d), shared && d != me && pgas::runtime::on_this_node(d))
+        << "image " << me << " to image " << d;
+  }
+  pgas::dist_object<long> from(0L);
+  for (std::size_t d = 0; d < n; ++d) pgas::rpc_ff(d, add_to, from, static_cast<long>(me + 1));
+  pgas::sync_all();
+  EXPECT_EQ(*from, static_cast<long>(n * (n + 1) / 2));
 }
 
 TEST(Rpc, progress_runs_arrived_calls_without_a_sync_point) {

@@ -1,8 +1,9 @@
 // A bad setting on one image only (the last) is refused by pgas::environment on every image,
 // with a usage_error; none goes on to wait for the others. The setting is the program's first
 // argument: `cache` (PGAS_SHARED_CACHE_BYTES=lots), `watchdog` (PGAS_WATCHDOG=soon), `check`
-// (PGAS_CHECK=yes) or `ask_ahead` (PGAS_ASK_AHEAD=50, not a distance it may be). Exits 0 only if
-// this image was refused with the message its case calls for.
+// (PGAS_CHECK=yes), `ask_ahead` (PGAS_ASK_AHEAD=50, not a distance it may be) or `nodes`
+// (PGAS_IMAGES_PER_NODE=two). Exits 0 only if this image was refused with the message its case
+// calls for.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
                 : setting == "check" ? bad{"PGAS_CHECK", "yes", "PGAS_CHECK must be 0 or 1"}
                 : setting == "ask_ahead"
                     ? bad{"PGAS_ASK_AHEAD", "50", "PGAS_ASK_AHEAD must be one of 0, 8, 16"}
+                : setting == "nodes"
+                    ? bad{"PGAS_IMAGES_PER_NODE", "two",
+                          "PGAS_IMAGES_PER_NODE must be a positive number of images"}
                     : bad{"PGAS_SHARED_CACHE_BYTES", "lots",
                           "PGAS_SHARED_CACHE_BYTES must be a positive number of bytes"};
   const bool given_bad = rank == size - 1;

@@ -19,16 +19,17 @@
 // acknowledged therefore knows that they, and everything they caused anywhere, have been
 // handled; a sync point waits for that on every image of its team before it returns.
 //
-// Transport: MPI two-sided; on one node (every image there, shared memory on), a ring per pair
-// of images in shared memory instead, one channel per pair either way (src/message_rings.hpp).
+// Transport: MPI two-sided between nodes; between two images of one node (shared memory on), a
+// ring per pair in shared memory instead; one channel per pair either way
+// (src/message_rings.hpp).
 //
 // Memory: a budget per image (PGAS_MESSAGE_BUDGET bytes, 16 MiB unless set, the smallest any
 // image asks for) holds the send buffers (one per destination), the sends in flight, the
 // posted receives, an image's buffers to itself (which user code's sends hand to its own
-// handlers without MPI) and, on one node, the slots of the rings others write into here; a
+// handlers without MPI) and the slots of the rings this node's others write into here; a
 // sender that would pass it makes progress until one is free. What waits for a busy image
 // inside MPI, or copied out of its rings, is bounded too (whether MPI copies a send out at once
-// or not): at most credit_window_bytes() go to one image before it reports them handled. The
+// or not): at most credit_window_bytes(image) go to an image before it reports them handled. The
 // bookkeeping of messages whose handlers' messages are unacknowledged grows with nesting, not
 // with the number of messages.
 //
@@ -43,6 +44,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <vector>
 
 namespace pgas::runtime::messages {
 
@@ -272,14 +274,16 @@ void collective(const char* call, Start start, Args... args) {
 /// The budget this image keeps to, and the bytes it holds for buffers now. Local.
 [[nodiscard]] std::size_t budget_bytes() noexcept;
 [[nodiscard]] std::size_t bytes_in_use() noexcept;
-/// Flow control: how many bytes of buffers may go to one image before it reports them handled
-/// (a buffer counts its bytes rounded up to the window's unit, a ring's slot a whole buffer),
-/// and how many full buffers that is; how many bytes have gone to `destination` unreported, and
-/// how many buffers wait here for its report. Local.
-[[nodiscard]] std::size_t credit_window_bytes() noexcept;
-[[nodiscard]] std::size_t credit_window() noexcept;
+/// Flow control: how many bytes of buffers may go to `destination` before it reports them
+/// handled (a buffer counts its bytes rounded up to the window's unit, a ring's slot a whole
+/// buffer), and how many full buffers that is; how many bytes have gone to it unreported, and
+/// how many buffers wait here for its report; whether a ring in shared memory reaches it.
+/// Local.
+[[nodiscard]] std::size_t credit_window_bytes(std::size_t destination) noexcept;
+[[nodiscard]] std::size_t credit_window(std::size_t destination) noexcept;
 [[nodiscard]] std::size_t bytes_unconfirmed(std::size_t destination) noexcept;
 [[nodiscard]] std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept;
+[[nodiscard]] bool reached_by_ring(std::size_t destination) noexcept;
 
 /// Between two polls that found nothing: the wait's `polls`-th poll, the `quiet`-th in a row
 /// that found nothing. With a core of its own an image polls at full speed for a few
@@ -311,10 +315,11 @@ class wait_polls {
 };
 
 /// Collective over world: sets the engine up on a communicator of its own (the environment
-/// calls it when it starts; `one_node` when every image runs on this node and may map the
-/// others' memory: buffers then travel through rings in shared memory, not MPI), and tears it
-/// down (when it ends; after a last quiescent barrier unless `unwinding`).
-void start(MPI_Comm world, bool one_node);
+/// calls it when it starts; `ring_members`, by world rank, the images of this node that buffers
+/// reach through rings in shared memory rather than MPI — this image among them, the same list
+/// on each of them — or none), and tears it down (when it ends; after a last quiescent barrier
+/// unless `unwinding`).
+void start(MPI_Comm world, const std::vector<bool>& ring_members);
 void stop(bool unwinding) noexcept;
 
 template <class Done>
