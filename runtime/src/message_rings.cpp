@@ -51,18 +51,44 @@ rings::rings(MPI_Comm node,
   check(MPI_Comm_rank(node_, &rank), "MPI_Comm_rank");
   rank_ = static_cast<std::size_t>(rank);
   self_ = members_[rank_];
+}
+
+std::unique_ptr<rings> rings::make(MPI_Comm node,
+                                   std::vector<std::size_t> members,
+                                   std::size_t images,
+                                   std::size_t slots,
+                                   std::size_t slot_bytes) {
+  std::unique_ptr<rings> r(new rings(node, std::move(members), images, slots, slot_bytes));
+  const std::size_t size = r->members_.size();
   // MPI promises no alignment: each inbox starts at the first cache line of its memory (a
   // segment every process maps at a page boundary, so each finds the same line).
   void* base = nullptr;
-  check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(pair_stride_ * size + line), 1, MPI_INFO_NULL,
-                                node_, &base, &win_),
-        "MPI_Win_allocate_shared");
+  const int err = MPI_Win_allocate_shared(static_cast<MPI_Aint>(r->pair_stride_ * size + line), 1,
+                                          MPI_INFO_NULL, node, &base, &r->win_);
+  int made = err == MPI_SUCCESS ? 1 : 0;
+  int members_made = 0;
+  check(MPI_Allreduce(&made, &members_made, 1, MPI_INT, MPI_SUM, node), "MPI_Allreduce");
+  if (members_made == 0) {
+    MPI_Comm_free(&r->node_);
+    return nullptr;
+  }
+  check(err, "MPI_Win_allocate_shared");
+  if (static_cast<std::size_t>(members_made) != size) {
+    throw mpi_error(MPI_ERR_WIN, "MPI_Win_allocate_shared",
+                    "MPI_Win_allocate_shared failed on another image of this node");
+  }
+  r->open(base);
+  return r;
+}
+
+void rings::open(void* base) {
+  const std::size_t size = members_.size();
   mine_ = at_line(base);
   // Failures on it come back as pgas::mpi_error, as on the runtime's other windows.
   check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   for (std::size_t source = 0; source < size; ++source) {
     ::new (static_cast<void*>(&pair(mine_, source))) pair_state{};
-    for (std::size_t k = 0; k < slots; ++k)
+    for (std::size_t k = 0; k < slots_; ++k)
       ::new (static_cast<void*>(&slot(mine_, source, k))) slot_header{};
   }
   for (std::size_t d = 0; d < size; ++d) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pgas::runtime::messages {
@@ -18,12 +19,14 @@ class rings {
   /// Collective over `node`, whose members all run on one node and are, in node order, the
   /// engine's images `members` (of `images`): each member's inbox, for each other member, of
   /// `slots` slots of `slot_bytes` (buffers of at most that size travel). Images are named by
-  /// their engine rank below. Takes `node`, which free_collectively frees.
-  rings(MPI_Comm node,
-        std::vector<std::size_t> members,
-        std::size_t images,
-        std::size_t slots,
-        std::size_t slot_bytes);
+  /// their engine rank below. Takes `node`, which free_collectively frees. Null on every member
+  /// alike, `node` freed, when MPI gives the node no shared window (one-sided components without
+  /// shared memory, such as Open MPI's osc/pt2pt alone): buffers then go through MPI.
+  [[nodiscard]] static std::unique_ptr<rings> make(MPI_Comm node,
+                                                   std::vector<std::size_t> members,
+                                                   std::size_t images,
+                                                   std::size_t slots,
+                                                   std::size_t slot_bytes);
   rings(const rings&) = delete;
   rings& operator=(const rings&) = delete;
   /// Frees the window and the node's communicator: collective over the node.
@@ -57,6 +60,13 @@ class rings {
   void handled(std::size_t source) noexcept;
 
  private:
+  rings(MPI_Comm node,
+        std::vector<std::size_t> members,
+        std::size_t images,
+        std::size_t slots,
+        std::size_t slot_bytes);
+  // Lays out this member's inbox in the window's memory at `base` and finds the others'.
+  void open(void* base);
   struct pair_state;
   struct slot_header;
   [[nodiscard]] pair_state& pair(std::byte* inbox, std::size_t source) const noexcept;

@@ -1258,10 +1258,12 @@ void start(MPI_Comm world, const std::vector<bool>& ring_members) {
     const int joined = MPI_Comm_create_group(world, node, 0, &node_comm);
     MPI_Group_free(&node);
     check(joined, "MPI_Comm_create_group");
-    e->ring = std::make_unique<rings>(node_comm, std::move(members), e->size, ring_slots_per_pair,
-                                      e->buffer_bytes);
-    e->ring_buffers = ring_buffers;
-    e->only_rings = e->ring->members().size() == e->size;
+    e->ring =
+        rings::make(node_comm, std::move(members), e->size, ring_slots_per_pair, e->buffer_bytes);
+    if (e->ring != nullptr) {
+      e->ring_buffers = ring_buffers;
+      e->only_rings = e->ring->members().size() == e->size;
+    }
   }
   live = e.release();
   fast_path::view = fast_path::state{live->lanes.data(), live->size, false};

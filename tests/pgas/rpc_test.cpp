@@ -501,7 +501,8 @@ TEST(Rpc, small_buffers_to_a_busy_image_take_its_window_by_their_bytes) {
 // The transport each pair takes: a ring between two images of one node while shared memory is
 // on (every image on one node, or PGAS_IMAGES_PER_NODE's nodes: the two_per_node runs), MPI
 // otherwise (PGAS_SHARED_MEMORY=0, PGAS_ONE_IMAGE_PER_NODE=1); never a ring to itself. Then a
-// call each way between every pair arrives.
+// call each way between every pair arrives. (An MPI that gives a node no shared window, such as
+// Open MPI limited to osc/pt2pt, leaves the node without rings, and this test says so.)
 TEST(Rpc, images_of_one_node_reach_each_other_through_rings_and_others_through_mpi) {
   namespace messages = pgas::runtime::messages;
   const std::size_t n = pgas::num_images();
