@@ -11,6 +11,10 @@
 #
 #   two_hosts_up            makes the namespaces (and removes them again when the shell exits)
 #   two_hosts_run CMD...    runs CMD under mpirun, one image per host
+#   two_hosts_run_two_each CMD...
+#                           runs CMD with two images per host (four in all): the two of a host
+#                           share its memory (osc/sm beside osc/pt2pt, btl vader beside tcp), as
+#                           the images of one node of a cluster do
 #   two_hosts_down          removes them
 
 two_hosts_work=""
@@ -40,6 +44,7 @@ two_hosts_up() {
   ip -n pgas-a link set pgas-va up
   ip -n pgas-b link set pgas-vb up
   printf '10.77.0.1 slots=1\n10.77.0.2 slots=1\n' > "$two_hosts_work/hosts"
+  printf '10.77.0.1 slots=2\n10.77.0.2 slots=2\n' > "$two_hosts_work/hosts_two_each"
   # The launcher agent: "agent HOST COMMAND..." runs COMMAND in HOST's namespace, named HOST.
   cat > "$two_hosts_work/agent" <<'AGENT'
 #!/bin/sh
@@ -62,5 +67,12 @@ two_hosts_run() {
   ip netns exec pgas-a unshare --uts sh -c "hostname pgas-a; exec mpirun --hostfile $two_hosts_work/hosts -n 2 \
       --bind-to none \
       --mca plm_rsh_agent $two_hosts_work/agent --mca btl tcp,self --mca pml ob1 --mca osc pt2pt \
+      --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 $*"
+}
+
+two_hosts_run_two_each() {
+  ip netns exec pgas-a unshare --uts sh -c "hostname pgas-a; exec mpirun --hostfile $two_hosts_work/hosts_two_each -n 4 \
+      --bind-to none \
+      --mca plm_rsh_agent $two_hosts_work/agent --mca btl vader,tcp,self --mca pml ob1 --mca osc sm,pt2pt \
       --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 $*"
 }
