@@ -86,7 +86,7 @@ ask_ahead_tuner::batch ask_ahead_tuner::begin() noexcept {
 }
 
 void ask_ahead_tuner::end(batch b, std::size_t items) noexcept {
-  if (b.started_ns < 0 || chosen_)
+  if (b.started_ns < 0 || chosen_ || items < smallest_timed)
     return;
   timed_ns_ += now_ns() - b.started_ns;
   timed_items_ += items;

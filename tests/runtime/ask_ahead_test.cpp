@@ -1,8 +1,8 @@
 // The choice of how far ahead a loop asks for lines: the current distance and its neighbours
 // timed alternately, each neighbour judged against the current distance on either side of it,
-// a climb that moves only for a clear gain in the median, small pieces timed together, a fixed
-// distance never timed. The figures are the test's own (record()), not the clock's, except
-// where a test says so.
+// a climb that moves only for a clear gain in the median, small pieces timed together and the
+// shortest not at all, a fixed distance never timed. The figures are the test's own (record()), not
+// the clock's, except where a test says so.
 
 #include <pgas/runtime/ask_ahead.hpp>
 
@@ -142,6 +142,47 @@ TEST(AskAhead, small_pieces_of_a_distance_are_timed_together) {
     t.end(b, ask_ahead_tuner::sample_items);
   }
   EXPECT_TRUE(t.chosen());
+}
+
+TEST(AskAhead, pieces_shorter_than_the_farthest_distance_are_not_timed) {
+  ask_ahead_tuner t(16);
+  const std::size_t first = t.begin().distance;
+  // A sample's worth of iterations in one-update pieces (an owner applying event posts one at a
+  // time), and again in pieces one short of the farthest distance, leave the sample open.
+  for (std::size_t k = 0; k < ask_ahead_tuner::sample_items; ++k) {
+    const ask_ahead_tuner::batch b = t.begin();
+    EXPECT_EQ(b.distance, first);
+    t.end(b, 1);
+  }
+  for (std::size_t k = 0; k <= ask_ahead_tuner::sample_items / ask_ahead_tuner::smallest_timed;
+       ++k) {
+    const ask_ahead_tuner::batch b = t.begin();
+    EXPECT_EQ(b.distance, first);
+    t.end(b, ask_ahead_tuner::smallest_timed - 1);
+  }
+  EXPECT_EQ(t.begin().distance, first) << "short pieces made a sample";
+  t.end(t.begin(), ask_ahead_tuner::sample_items);
+  EXPECT_NE(t.begin().distance, first) << "a long piece makes one";
+}
+
+TEST(AskAhead, a_loop_shorter_than_the_farthest_distance_runs_untimed) {
+  // The loop in pieces (an owner applying a batch) runs a short loop in one piece at the
+  // current distance and leaves the tuner's sample as it was, however often it runs.
+  ask_ahead_tuner& t = pgas::runtime::ask_ahead_for(pgas::runtime::scattered_loop::owner_reads);
+  if (t.chosen())
+    GTEST_SKIP() << "PGAS_ASK_AHEAD fixes the distance: nothing is timed anyway";
+  const std::size_t current = t.distance();
+  for (std::size_t k = 0; k < ask_ahead_tuner::sample_items; ++k) {
+    std::vector<std::size_t> pieces;
+    pgas::runtime::for_each_piece_asking_ahead(
+        pgas::runtime::scattered_loop::owner_reads, 3,
+        [&](std::size_t from, std::size_t to, std::size_t ahead) {
+          pieces.push_back(to - from);
+          EXPECT_EQ(ahead, current);
+        });
+    ASSERT_EQ(pieces, std::vector<std::size_t>{3});
+  }
+  EXPECT_EQ(t.begin().distance, current) << "short loops made a sample";
 }
 
 TEST(AskAhead, a_fixed_distance_is_never_timed) {

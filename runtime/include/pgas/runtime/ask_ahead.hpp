@@ -40,6 +40,10 @@ class ask_ahead_tuner {
   /// Iterations per sample: 50-200 us of a loop of misses, long beside a clock read or an
   /// interrupt. A long loop is tried in pieces of this size, so one large batch makes the choice.
   static constexpr std::size_t sample_items = 16384;
+  /// Pieces shorter than the farthest distance are not timed: every distance runs them alike
+  /// (none asks for an update it reaches), and two clock reads would weigh on each — a stream
+  /// of one-update batches (an event post applied by its owner) would pay them on every post.
+  static constexpr std::size_t smallest_timed = largest_distance;
   static constexpr double required_gain = 0.03;
   static constexpr std::size_t samples_per_round = 5;
 
@@ -90,7 +94,8 @@ void check_ask_ahead_setting();
 
 /// Runs body(first, last, ahead) over the iterations [0, n) of a loop of `kind`, in order:
 /// while its tuner is choosing, in pieces of sample_items iterations, each at the distance the
-/// trial gives and timed; the rest in one piece at the chosen distance. `ahead` counts in the
+/// trial gives and timed (none shorter than smallest_timed); the rest in one piece at the
+/// current distance. `ahead` counts in the
 /// whole loop: a line asked for past a piece's end is the next piece's. Local.
 template <class Body>
 [[gnu::always_inline]] inline void for_each_piece_asking_ahead(scattered_loop kind,
@@ -98,7 +103,7 @@ template <class Body>
                                                                Body&& body) {
   ask_ahead_tuner& tuner = ask_ahead_for(kind);
   std::size_t first = 0;
-  while (first < n && !tuner.chosen()) {
+  while (n - first >= ask_ahead_tuner::smallest_timed && !tuner.chosen()) {
     const std::size_t last =
         n - first > ask_ahead_tuner::sample_items ? first + ask_ahead_tuner::sample_items : n;
     const ask_ahead_tuner::batch piece = tuner.begin();
