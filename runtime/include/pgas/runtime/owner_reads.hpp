@@ -16,6 +16,7 @@
 #include <pgas/runtime/ask_ahead.hpp>
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -54,10 +55,10 @@ struct request_header {
 static_assert(sizeof(request_header) == 32);
 
 // At the reader: where one request's answer goes: into[positions[k]], the positions 4 bytes
-// each where a list's are (listed_reads), else 8.
+// each where a list's are (listed_reads: in the pending reads' position blocks), else 8.
 struct request_record {
   std::byte* into;  // the reader's buffer, element 0
-  std::unique_ptr<std::uint32_t[]> narrow_positions;
+  const std::uint32_t* narrow_positions = nullptr;
   std::unique_ptr<MPI_Aint[]> wide_positions;
   std::size_t count;
   std::size_t* outstanding;  // the pending reads' count
@@ -83,7 +84,7 @@ void on_answer(std::size_t, std::span<const std::byte> payload) {
       static_cast<std::uintptr_t>(read<std::uint64_t>(payload.data())));
   const std::byte* values = payload.data() + sizeof(std::uint64_t);
   if (r->narrow_positions) {
-    scatter_answer<T>(r->into, r->narrow_positions.get(), r->count, values);
+    scatter_answer<T>(r->into, r->narrow_positions, r->count, values);
   } else {
     scatter_answer<T>(r->into, r->wide_positions.get(), r->count, values);
   }
@@ -134,12 +135,13 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
 // At the reader: sends one request for the elements at offsets[0, n) (from `disp`) of the
 // window w's image whose engine number is `owner`, answered into into[positions[k]]; the
 // request's record keeps `positions`. Offset: std::uint32_t or std::uint64_t, as they travel;
-// Position: std::uint32_t or MPI_Aint.
-template <class T, class Position, class Offset>
+// Positions: const std::uint32_t* (room from pending::positions_room) or
+// std::unique_ptr<MPI_Aint[]>.
+template <class T, class Positions, class Offset>
 void send_request(window& w,
                   std::size_t owner,
                   T* into,
-                  std::unique_ptr<Position[]> positions,
+                  Positions positions,
                   const Offset* offsets,
                   std::size_t n,
                   MPI_Aint disp,
@@ -180,27 +182,42 @@ class pending {
   void wait() {
     messages::progress_until([this] { return outstanding_ == 0; });
     records_.clear();
+    position_blocks_.clear();
+    block_used_ = 0;
+  }
+
+  /// Room for `n` positions that lasts until every answer is in, for the lists that place the
+  /// answers. Carved from blocks of kept scratch: one list allocated per request, glibc gave the
+  /// freed lists back to the kernel and the next gather faulted them in again (a page fault costs
+  /// 10 us on some VMs: a sixth of a gather through MPI there). Local.
+  [[nodiscard]] std::uint32_t* positions_room(std::size_t n) {
+    if (position_blocks_.empty() || position_blocks_.back().size() - block_used_ < n) {
+      position_blocks_.emplace_back(std::max(n, position_block_length));
+      block_used_ = 0;
+    }
+    std::uint32_t* const room = position_blocks_.back().data() + block_used_;
+    block_used_ += n;
+    return room;
   }
 
  private:
-  template <class T, class Position, class Offset>
-  friend void detail::send_request(window&,
-                                   std::size_t,
-                                   T*,
-                                   std::unique_ptr<Position[]>,
-                                   const Offset*,
-                                   std::size_t,
-                                   MPI_Aint,
-                                   pending&);
+  // Blocks large enough for the kept scratch to keep between gathers.
+  static constexpr std::size_t position_block_length =
+      kept_scratch_smallest / sizeof(std::uint32_t);
+  template <class T, class Positions, class Offset>
+  friend void detail::send_request(
+      window&, std::size_t, T*, Positions, const Offset*, std::size_t, MPI_Aint, pending&);
   std::size_t outstanding_ = 0;
   std::deque<detail::request_record> records_;  // stable addresses
+  std::vector<scratch_vector<std::uint32_t>> position_blocks_;
+  std::size_t block_used_ = 0;  // of the last block
 };
 
-template <class T, class Position, class Offset>
+template <class T, class Positions, class Offset>
 void detail::send_request(window& w,
                           std::size_t owner,
                           T* into,
-                          std::unique_ptr<Position[]> positions,
+                          Positions positions,
                           const Offset* offsets,
                           std::size_t n,
                           MPI_Aint disp,
@@ -209,10 +226,10 @@ void detail::send_request(window& w,
   constexpr bool wide = sizeof(Offset) == 8;
   request_record& r = reads.records_.emplace_back();
   r.into = reinterpret_cast<std::byte*>(into);
-  if constexpr (std::is_same_v<Position, std::uint32_t>) {
-    r.narrow_positions = std::move(positions);
+  if constexpr (std::is_same_v<Positions, const std::uint32_t*>) {
+    r.narrow_positions = positions;
   } else {
-    static_assert(std::is_same_v<Position, MPI_Aint>);
+    static_assert(std::is_same_v<Positions, std::unique_ptr<MPI_Aint[]>>);
     r.wide_positions = std::move(positions);
   }
   r.count = n;
@@ -339,7 +356,7 @@ class listed_reads {
 
  private:
   struct queue {
-    std::unique_ptr<std::uint32_t[]> positions;
+    std::uint32_t* positions = nullptr;  // room from reads_.positions_room
     std::unique_ptr<Offset[]> offsets;
     std::size_t count = 0;
     MPI_Aint disp = 0;
@@ -352,7 +369,7 @@ class listed_reads {
   }
   template <class Part>
   void start(queue& q, std::size_t target, const Part& part) {
-    q.positions = std::make_unique_for_overwrite<std::uint32_t[]>(per_message_);
+    q.positions = reads_.positions_room(per_message_);
     q.offsets = std::make_unique_for_overwrite<Offset[]>(per_message_);
     if (target == self_)
       return;
@@ -368,9 +385,9 @@ class listed_reads {
       copy_own(q, n);
       return;
     }
-    detail::send_request<T>(w_, q.owner, into_, std::move(q.positions), q.offsets.get(), n, q.disp,
-                            reads_);
-    q.positions = std::make_unique_for_overwrite<std::uint32_t[]>(per_message_);
+    detail::send_request<T>(w_, q.owner, into_, static_cast<const std::uint32_t*>(q.positions),
+                            q.offsets.get(), n, q.disp, reads_);
+    q.positions = reads_.positions_room(per_message_);
     // The owner may answer while more requests are made, and others' requests get answers here.
     messages::flush(q.owner);
     (void)messages::progress();
@@ -379,7 +396,7 @@ class listed_reads {
   // index, which then kept its values on the stack (the gather through MPI ran 7 % slower).
   [[gnu::noinline]] void copy_own(const queue& q, std::size_t n) {
     T* const into = into_;
-    const std::uint32_t* const positions = q.positions.get();
+    const std::uint32_t* const positions = q.positions;
     const Offset* const offsets = q.offsets.get();
     detail::read_scattered(
         own_part_, n, [offsets](std::size_t k) { return offsets[k]; },
