@@ -135,7 +135,7 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
 // At the reader: sends one request for the elements at offsets[0, n) (from `disp`) of the
 // window w's image whose engine number is `owner`, answered into into[positions[k]]; the
 // request's record keeps `positions`. Offset: std::uint32_t or std::uint64_t, as they travel;
-// Positions: const std::uint32_t* (room from pending::positions_room) or
+// Positions: a pointer to std::uint32_t (room from pending::positions_room) or
 // std::unique_ptr<MPI_Aint[]>.
 template <class T, class Positions, class Offset>
 void send_request(window& w,
@@ -226,7 +226,7 @@ void detail::send_request(window& w,
   constexpr bool wide = sizeof(Offset) == 8;
   request_record& r = reads.records_.emplace_back();
   r.into = reinterpret_cast<std::byte*>(into);
-  if constexpr (std::is_same_v<Positions, const std::uint32_t*>) {
+  if constexpr (std::is_convertible_v<Positions, const std::uint32_t*>) {
     r.narrow_positions = positions;
   } else {
     static_assert(std::is_same_v<Positions, std::unique_ptr<MPI_Aint[]>>);
@@ -385,8 +385,7 @@ class listed_reads {
       copy_own(q, n);
       return;
     }
-    detail::send_request<T>(w_, q.owner, into_, static_cast<const std::uint32_t*>(q.positions),
-                            q.offsets.get(), n, q.disp, reads_);
+    detail::send_request<T>(w_, q.owner, into_, q.positions, q.offsets.get(), n, q.disp, reads_);
     q.positions = reads_.positions_room(per_message_);
     // The owner may answer while more requests are made, and others' requests get answers here.
     messages::flush(q.owner);
