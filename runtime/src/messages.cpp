@@ -187,7 +187,9 @@ struct engine {
   bool only_rings = false;                   // every other image is reached by a ring
   std::size_t ring_held = 0;                 // own slots holding buffers copied from rings
   std::size_t ring_unstarted = 0;            // of them, buffers no handler has begun
-  std::vector<buffer> copies_spare;          // memory for copies out of rings, kept
+  std::vector<buffer> copies_spare;          // whole copies out of rings, kept (room_for_ring_copy)
+  std::size_t copy_bytes = 0;                // held by copies out of rings, kept ones too
+  std::size_t copy_bytes_peak = 0;           // the most they have held at once
   std::size_t next_ring = 0;                 // the ring member whose ring is read first
   std::vector<std::size_t> regardless_upto;  // by destination: waiting buffers owed at once
   unsigned polls_without_mpi = 0;            // ring polls since the last MPI_Test
@@ -224,6 +226,37 @@ buffer take_buffer(engine& e) {
   }
   ++e.buffers_held;
   return std::make_unique_for_overwrite<std::byte[]>(e.buffer_bytes);
+}
+
+// Room for a copy out of a ring: a whole buffer, kept for the next such copy when handled (up
+// to posted_receives of them), for a copy of more than half a buffer; exactly its bytes for
+// the rest. Copies wait while handlers up the stack wait, and the replies they bring come
+// regardless of credit (hundreds of small buffers at once in a stream of rpc round trips), so
+// whole-buffer copies of those would hold many times the budget, and have the C library hand
+// that memory to the system and back for every one.
+[[nodiscard]] bool whole_ring_copy(const engine& e, std::size_t bytes) noexcept {
+  return bytes > e.buffer_bytes / 2;
+}
+buffer room_for_ring_copy(engine& e, std::size_t bytes) {
+  const bool whole = whole_ring_copy(e, bytes);
+  if (whole && !e.copies_spare.empty()) {
+    buffer b = std::move(e.copies_spare.back());
+    e.copies_spare.pop_back();
+    return b;
+  }
+  const std::size_t room = whole ? e.buffer_bytes : bytes;
+  e.copy_bytes += room;
+  e.copy_bytes_peak = std::max(e.copy_bytes_peak, e.copy_bytes);
+  return std::make_unique_for_overwrite<std::byte[]>(room);
+}
+void keep_or_free_ring_copy(engine& e, buffer& copy, std::size_t bytes) {
+  const bool whole = whole_ring_copy(e, bytes);
+  if (whole && e.copies_spare.size() < posted_receives) {
+    e.copies_spare.push_back(std::move(copy));
+    return;
+  }
+  e.copy_bytes -= whole ? e.buffer_bytes : bytes;
+  copy.reset();
 }
 
 void post(engine& e, std::size_t slot) {
@@ -785,9 +818,7 @@ void handle_from(engine& e, std::size_t source) {
           e.ring->handled(source);  // the pair's credit back
           r.from_ring = false;
           --e.ring_held;
-          if (e.copies_spare.size() < posted_receives)
-            e.copies_spare.push_back(std::move(r.data));
-          r.data.reset();
+          keep_or_free_ring_copy(e, r.data, r.bytes);
         } else {
           e.spare.push_back(std::move(r.data));
         }
@@ -855,13 +886,7 @@ bool ring_arrived(engine& e) {
       continue;
     for (std::size_t bytes = e.ring->next_bytes(source); bytes != 0;
          bytes = e.ring->next_bytes(source)) {
-      buffer b;
-      if (!e.copies_spare.empty()) {
-        b = std::move(e.copies_spare.back());
-        e.copies_spare.pop_back();
-      } else {
-        b = std::make_unique_for_overwrite<std::byte[]>(e.buffer_bytes);
-      }
+      buffer b = room_for_ring_copy(e, bytes);
       e.ring->take(source, b.get());
       arrive_in_own_slot(e, std::move(b), source, bytes, true);
       ++e.ring_held;
@@ -1110,6 +1135,15 @@ std::size_t bytes_in_use() noexcept {
   if (live == nullptr)
     return 0;
   return (live->buffers_held + live->ring_buffers) * live->buffer_bytes;
+}
+std::size_t ring_copy_bytes_peak() noexcept {
+  return live == nullptr ? 0 : live->copy_bytes_peak;
+}
+std::size_t restart_ring_copy_peak() noexcept {
+  if (live == nullptr)
+    return 0;
+  live->copy_bytes_peak = live->copy_bytes;
+  return live->copy_bytes;
 }
 std::size_t credit_window(std::size_t destination) noexcept {
   if (live == nullptr)

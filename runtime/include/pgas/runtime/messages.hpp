@@ -274,6 +274,11 @@ void collective(const char* call, Start start, Args... args) {
 /// The budget this image keeps to, and the bytes it holds for buffers now. Local.
 [[nodiscard]] std::size_t budget_bytes() noexcept;
 [[nodiscard]] std::size_t bytes_in_use() noexcept;
+/// The most bytes that copies out of other images' rings (buffers they published, copied here
+/// until handled) have held at once since the engine started or restart_ring_copy_peak(), those
+/// kept for the next copies included; and the restart, which returns what they hold now. Local.
+[[nodiscard]] std::size_t ring_copy_bytes_peak() noexcept;
+std::size_t restart_ring_copy_peak() noexcept;
 /// Flow control: how many bytes of buffers may go to `destination` before it reports them
 /// handled (a buffer counts its bytes rounded up to the window's unit, a ring's slot a whole
 /// buffer), and how many full buffers that is; how many bytes have gone to it unreported, and
