@@ -44,10 +44,10 @@ using Distributions = ::testing::Types<pgas::block, pgas::cyclic, pgas::block_cy
 TYPED_TEST_SUITE(Array, Distributions);
 
 // 0, 1, fewer than images, uneven, larger.
-const std::vector<std::size_t> sizes = {0, 1, 3, 10, 1001};
+const std::vector<std::size_t> array_lengths = {0, 1, 3, 10, 1001};
 
 TYPED_TEST(Array, every_image_reads_what_others_wrote) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : array_lengths) {
     pgas::array<long, TypeParam> a(n, make_dist<TypeParam>());
     EXPECT_EQ(a.size(), n);
     // Each image writes a strided share, mostly remote.
@@ -64,7 +64,7 @@ TYPED_TEST(Array, every_image_reads_what_others_wrote) {
 }
 
 TYPED_TEST(Array, local_parts_and_segments_cover_every_index_once) {
-  for (std::size_t n : sizes) {
+  for (std::size_t n : array_lengths) {
     pgas::array<std::size_t, TypeParam> a(n, make_dist<TypeParam>());
     auto mine = a.local();
     EXPECT_EQ(mine.size(), a.distribution().local_size(pgas::this_image()));
