@@ -3,9 +3,8 @@
 // (over-aligned ones too) and exceptions travel back, dist_objects of two teams stay apart, calls
 // of differing sizes arrive whole, arguments of every kind arrive in their places, a call as large
 // as a message goes, a long stream stays within the engine's memory budget, replies in flight
-// together hold copies of their own size, a stream to an
-// image that handles nothing stops at the credit window, and images of one node reach each other
-// through rings.
+// together hold copies of their own size, a stream to an image that handles nothing stops at the
+// credit window, and images of one node reach each other through rings.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -427,7 +426,7 @@ TEST(Rpc, replies_in_flight_together_hold_copies_of_their_own_size) {
   // them is copied out of a ring. A copy holds at most twice what it carries, so this image's
   // copies (of the replies, and of the calls it answers) hold at most twice the calls' and
   // replies' bytes, under 256 each with their headers: 3 MiB. Whole-buffer copies held 40 to
-  // 120 MiB here (a 16 MiB budget, 256 KiB buffers).
+  // 245 MiB here at 2-4 images (a 16 MiB budget, 256 KiB buffers).
   const std::size_t n = pgas::num_images();
   const std::size_t next = (pgas::this_image() + 1) % n;
   constexpr long calls = 3000;
