@@ -234,28 +234,27 @@ buffer take_buffer(engine& e) {
 // regardless of credit (hundreds of small buffers at once in a stream of rpc round trips), so
 // whole-buffer copies of those would hold many times the budget, and have the C library hand
 // that memory to the system and back for every one.
-[[nodiscard]] bool whole_ring_copy(const engine& e, std::size_t bytes) noexcept {
-  return bytes > e.buffer_bytes / 2;
+[[nodiscard]] std::size_t ring_copy_room(const engine& e, std::size_t bytes) noexcept {
+  return bytes > e.buffer_bytes / 2 ? e.buffer_bytes : bytes;
 }
 buffer room_for_ring_copy(engine& e, std::size_t bytes) {
-  const bool whole = whole_ring_copy(e, bytes);
-  if (whole && !e.copies_spare.empty()) {
+  const std::size_t room = ring_copy_room(e, bytes);
+  if (room == e.buffer_bytes && !e.copies_spare.empty()) {
     buffer b = std::move(e.copies_spare.back());
     e.copies_spare.pop_back();
     return b;
   }
-  const std::size_t room = whole ? e.buffer_bytes : bytes;
   e.copy_bytes += room;
   e.copy_bytes_peak = std::max(e.copy_bytes_peak, e.copy_bytes);
   return std::make_unique_for_overwrite<std::byte[]>(room);
 }
 void keep_or_free_ring_copy(engine& e, buffer& copy, std::size_t bytes) {
-  const bool whole = whole_ring_copy(e, bytes);
-  if (whole && e.copies_spare.size() < posted_receives) {
+  const std::size_t room = ring_copy_room(e, bytes);
+  if (room == e.buffer_bytes && e.copies_spare.size() < posted_receives) {
     e.copies_spare.push_back(std::move(copy));
     return;
   }
-  e.copy_bytes -= whole ? e.buffer_bytes : bytes;
+  e.copy_bytes -= room;
   copy.reset();
 }
 

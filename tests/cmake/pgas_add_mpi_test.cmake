@@ -38,7 +38,7 @@ function(pgas_add_mpi_test name)
   add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   # Its units compiled together, up to sixteen to a translation unit: they instantiate the same
   # containers and algorithms, which each unit alone would compile and optimise again (a third
-  # of these binaries' compile time; four to a unit took a sixth more CPU time than sixteen).
+  # of these binaries' compile time; four to a unit took a fifth more CPU time than sixteen).
   # Names of a unit's own are then shared with its neighbours: the common ones come from
   # tests/support.
   set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
