@@ -1,4 +1,5 @@
 #include <pgas/runtime/byte_collectives.hpp>
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
@@ -29,9 +30,7 @@ int size_of(MPI_Comm comm) {
 std::optional<std::string> first_failure(const std::optional<std::string>& mine, MPI_Comm comm) {
   const int p = size_of(comm);
   const int candidate = mine ? rank_in(comm) : p;
-  int first = p;
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &candidate, &first, 1, MPI_INT, MPI_MIN,
-                       comm);
+  const int first = allreduce(candidate, reduce_op::min, comm);
   if (first == p)
     return std::nullopt;
   byte_buffer text;

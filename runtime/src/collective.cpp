@@ -1,50 +1,36 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/record_reduction.hpp>
 
 #include <algorithm>
+#include <cstring>
 
 namespace pgas::runtime {
 
 namespace {
-// The process's own combiner for the agreed reduction in progress (one at a time: a handler
-// never starts a collective), and the datatype and op of its record, made once.
-detail::value_combiner current_combiner = nullptr;
-MPI_Datatype typed_value_type = MPI_DATATYPE_NULL;
-MPI_Op typed_value_op = MPI_OP_NULL;
-
-void combine_typed(void* in, void* inout, int* len, MPI_Datatype*) {
-  const auto* from = static_cast<const detail::typed_value*>(in);
-  auto* into = static_cast<detail::typed_value*>(inout);
-  for (int k = 0; k < *len; ++k) {
-    if (from[k].mismatch != 0 || into[k].mismatch != 0 || from[k].digest != into[k].digest ||
-        from[k].op != into[k].op) {
-      into[k].mismatch = 1;
-    } else {
-      current_combiner(into[k].value, from[k].value, static_cast<reduce_op>(into[k].op));
-    }
+// reduce_record's combiner for the agreed reduction: `context` is the record_combiner of T.
+void combine_typed(const std::byte* lower, std::byte* upper, void* context) {
+  detail::typed_value from;
+  detail::typed_value into;
+  std::memcpy(&from, lower, sizeof from);
+  std::memcpy(&into, upper, sizeof into);
+  if (from.mismatch != 0 || into.mismatch != 0 || from.digest != into.digest ||
+      from.op != into.op) {
+    into.mismatch = 1;
+  } else {
+    auto op = static_cast<reduce_op>(into.op);
+    (*static_cast<record_combiner*>(context))(from.value, into.value, &op);
   }
+  std::memcpy(upper, &into, sizeof into);
 }
 }  // namespace
 
-void detail::reduce_typed(typed_value& v, value_combiner combine, MPI_Comm comm) {
-  if (typed_value_type == MPI_DATATYPE_NULL) {
-    check(MPI_Type_contiguous(static_cast<int>(sizeof(typed_value)), MPI_BYTE, &typed_value_type),
-          "MPI_Type_contiguous");
-    check(MPI_Type_commit(&typed_value_type), "MPI_Type_commit");
-    check(MPI_Op_create(combine_typed, 1, &typed_value_op), "MPI_Op_create");
-  }
-  current_combiner = combine;
-  typed_value out{};
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &v, &out, 1, typed_value_type,
-                       typed_value_op, comm);
-  v = out;
+void detail::reduce_typed(typed_value& v, record_combiner combine, MPI_Comm comm) {
+  reduce_record(std::as_writable_bytes(std::span(&v, 1)), combine_typed, &combine, comm);
 }
 
 void free_agreed_reduction() noexcept {
-  if (typed_value_type != MPI_DATATYPE_NULL) {
-    MPI_Type_free(&typed_value_type);
-    MPI_Op_free(&typed_value_op);
-  }
+  free_record_reduction();
 }
 
 bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
@@ -71,10 +57,7 @@ std::vector<std::size_t> balanced_grid(std::size_t images, std::size_t dims) {
 }
 
 bool everyone(bool ok, MPI_Comm comm) {
-  const int mine = ok ? 1 : 0;
-  int all = 0;
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &mine, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
+  return allreduce(ok ? 1 : 0, reduce_op::min, comm) == 1;
 }
 
 std::vector<std::byte> allgather_bytes(const void* data, std::size_t bytes, MPI_Comm comm) {

@@ -6,6 +6,9 @@
 
 #include "../support/ring_neighbours.hpp"
 #include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -139,6 +142,37 @@ TEST(Collectives, sum_min_max_reduce_broadcast) {
   });
   EXPECT_EQ(range.lo, 1);
   EXPECT_EQ(range.hi, n);
+}
+
+// A sum whose rounding depends on the order of its terms (1e16 swallows a 1.0 added to it
+// alone, not two added first) must come out bit for bit the same on every image, at every
+// count of images, including those that are not a power of two.
+TEST(Collectives, a_scalar_sum_gives_every_image_the_same_bits) {
+  const double terms[] = {1.0, 1e16, 1.0, -1e16};
+  const double sum = pgas::co_sum(terms[me() % 4]);
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sum);
+  EXPECT_EQ(pgas::co_min(bits), pgas::co_max(bits));
+  long double exact = 0.0L;  // x86's long double holds 1e16 + 2 exactly
+  for (std::size_t img = 0; img < images(); ++img) exact += terms[img % 4];
+  EXPECT_LE(std::abs(static_cast<long double>(sum) - exact), 2.0L);
+  // Image 1 of three is folded into another's record before the doubling starts.
+  EXPECT_EQ(pgas::co_sum(static_cast<long>(me() % 4 == 1 ? 3 : 1)),
+            static_cast<long>(images() + 2 * ((images() + 2) / 4)));
+}
+
+// An image waiting in a scalar reduction serves the calls of images that have not reached it:
+// the last image is in co_sum while image 0 waits for its call to run there first.
+TEST(Collectives, an_image_in_a_scalar_reduction_serves_calls) {
+  const std::size_t last = images() - 1;
+  pgas::dist_object<long> calls(0L);
+  if (me() == 0) {
+    EXPECT_EQ(pgas::rpc(
+                  last, [](pgas::dist_object<long>& d) { return ++*d; }, calls)
+                  .get(),
+              1L);
+  }
+  EXPECT_EQ(pgas::co_sum(1L), static_cast<long>(images()));
+  EXPECT_EQ(pgas::co_max(*calls), 1L);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/record_reduction.hpp>
 #include <pgas/runtime/request.hpp>
 #include <pgas/runtime/rma.hpp>
 
@@ -39,12 +40,25 @@ namespace pgas::runtime {
 /// Collective over comm: `bytes` bytes at `data` from `root` copied to every process.
 void broadcast_bytes(void* data, std::size_t bytes, int root, MPI_Comm comm);
 
-/// Collective over comm: op over every process's `value`.
+namespace detail {
+// reduce_record's combiner of two T: `upper` becomes `lower` op `upper`, `op` a reduce_op.
+template <accumulable T>
+void combine_values(const std::byte* lower, std::byte* upper, void* op) {
+  T a;
+  T b;
+  std::memcpy(&a, lower, sizeof(T));
+  std::memcpy(&b, upper, sizeof(T));
+  const T c = combine(*static_cast<const reduce_op*>(op), a, b);
+  std::memcpy(upper, &c, sizeof(T));
+}
+}  // namespace detail
+
+/// Collective over comm: op over every process's `value` (reduce_record: the same value on
+/// every process).
 template <accumulable T>
 [[nodiscard]] T allreduce(const T& value, reduce_op op, MPI_Comm comm) {
-  T out{};
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, &value, &out, 1, layout_of<T>().type,
-                       to_mpi(op), comm);
+  T out = value;
+  reduce_record(std::as_writable_bytes(std::span(&out, 1)), detail::combine_values<T>, &op, comm);
   return out;
 }
 
@@ -56,21 +70,19 @@ struct typed_value {
   int mismatch;  // set once two processes' digests or ops differ
   alignas(16) std::byte value[32];
 };
-// Combines `from` into `into` (both a T, this process's) with op.
-using value_combiner = void (*)(std::byte* into, const std::byte* from, reduce_op op);
-// Collective over comm: one MPI_Iallreduce of `v` with a user-defined op (MPI-4.1 §6.9.5) that
-// combines values with `combine` where every digest and op agree and marks a mismatch where
-// not.
-void reduce_typed(typed_value& v, value_combiner combine, MPI_Comm comm);
+// Collective over comm: one reduction of `v` (reduce_record) that combines values with
+// `combine` (combine_values of their type; its context the op) where every digest and op
+// agree and marks a mismatch where not.
+void reduce_typed(typed_value& v, record_combiner combine, MPI_Comm comm);
 }  // namespace detail
-/// Frees what the agreed reductions made (a datatype and an op); the environment calls it
+/// Frees what the agreed reductions made (free_record_reduction); the environment calls it
 /// before MPI is finalised. Local.
 void free_agreed_reduction() noexcept;
 
 /// Collective over comm: op over every process's `value`, or nothing on every process when
 /// the processes passed values of different types (`digest`, detail/type_digest.hpp) or
-/// different ops. One collective, not a check and then the reduction: a scalar co_sum costs
-/// what one MPI_Iallreduce does.
+/// different ops. One reduction, not a check and then the reduction: a scalar co_sum costs
+/// what one reduce_record does.
 template <accumulable T>
 [[nodiscard]] std::optional<T> allreduce_agreed(const T& value,
                                                 reduce_op op,
@@ -80,17 +92,7 @@ template <accumulable T>
                 "a scalar reduction's value fits the agreed record");
   detail::typed_value v{digest, static_cast<int>(op), 0, {}};
   std::memcpy(v.value, &value, sizeof(T));
-  detail::reduce_typed(
-      v,
-      [](std::byte* into, const std::byte* from, reduce_op o) {
-        T a;
-        T b;
-        std::memcpy(&a, from, sizeof(T));
-        std::memcpy(&b, into, sizeof(T));
-        const T c = combine(o, a, b);
-        std::memcpy(into, &c, sizeof(T));
-      },
-      comm);
+  detail::reduce_typed(v, detail::combine_values<T>, comm);
   if (v.mismatch != 0)
     return std::nullopt;
   T out;

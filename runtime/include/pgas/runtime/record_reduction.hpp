@@ -1,0 +1,37 @@
+#pragma once
+// A reduction of one small record over a communicator by point-to-point messages (recursive
+// doubling), polled alongside the engine's progress. A scalar reduction must keep serving
+// other images while it waits, so it cannot be a blocking MPI_Allreduce; Open MPI's
+// MPI_Iallreduce costs twice a blocking one for a single value (bench/README), while a
+// recursive doubling by hand costs what the blocking one does.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+
+namespace pgas::runtime {
+
+/// Combines two partial records: `upper` becomes `lower` op `upper`, where `lower` stands for
+/// processes of lower rank than `upper`'s. `context` is the one reduce_record() was given.
+using record_combiner = void (*)(const std::byte* lower, std::byte* upper, void* context);
+
+/// The largest record reduce_record() takes.
+inline constexpr std::size_t max_reduced_record_bytes = 256;
+
+/// Collective over comm: every process's `record` combined with `combine` over all processes,
+/// in place, the same bytes on every process (each step combines the same two operands on
+/// both partners, the lower ranks' first, so `combine` need only be associative). The record
+/// must have the same size on every process, at most max_reduced_record_bytes. Makes progress
+/// while it waits. The messages travel on a duplicate of comm made at its first reduction and
+/// freed with comm (an attribute, MPI-4.1 §7.7), so they never meet a message of the user's.
+void reduce_record(std::span<std::byte> record,
+                   record_combiner combine,
+                   void* context,
+                   MPI_Comm comm);
+
+/// Frees the attribute key of the duplicates; the environment calls it before MPI is
+/// finalised (duplicates of communicators still alive are freed with them). Local.
+void free_record_reduction() noexcept;
+
+}  // namespace pgas::runtime
