@@ -7,6 +7,7 @@
 // plain loop for 5*10^6 doubles on the EPYC VM. Out of line the accumulator stays where it is
 // added.
 
+#include <numeric>
 #include <optional>
 
 namespace pgas::detail {
@@ -21,6 +22,12 @@ template <class T, class From, class End, class Each, class Op>
   T folded = static_cast<T>(each(*from));
   for (++from; from != end; ++from) folded = op(folded, static_cast<T>(each(*from)));
   return folded;
+}
+
+/// std::reduce of [from, end) from T{}: its partial sums, which do not wait for each other.
+template <class T, class From, class End>
+[[gnu::noinline]] T reduce_part(From from, End end) {
+  return std::reduce(from, end, T{});
 }
 
 /// Writes the running op-fold of [from, end) through `to` (to[k] = x0 op ... op xk); returns
