@@ -1,7 +1,8 @@
 // Programs that hang, for the watchdog (PGAS_WATCHDOG): with `--mismatch` image 0 calls
 // sync_all() while the others call sync_images(all_images) (two collectives of one kind that
-// MPI may also refuse as mismatched, sync_all and co_sum, can end in an MPI error instead); with
-// `--skip` image 1 leaves out a co_sum the others make and goes on to the end of the program.
+// MPI may also refuse as mismatched, sync_all and a span co_sum, can end in an MPI error
+// instead); with `--skip` image 1 leaves out a co_sum the others make and goes on to the end of
+// the program.
 // tests/reliability/CMakeLists.txt checks that the job ends by itself, non-zero, with each waiting
 // image's line naming its call and this file.
 #include <pgas/pgas.hpp>
