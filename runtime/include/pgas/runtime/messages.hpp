@@ -254,6 +254,10 @@ void progress_until(Done done);
 
 /// Completes a request, making progress while it waits. Local.
 void wait(MPI_Request& request, const char* call);
+/// Completes every request of a point-to-point exchange, making progress while it waits. Tests them
+/// a few times before the engine's first poll: a partner already in the exchange answers within
+/// them. Local.
+void wait_all(std::span<MPI_Request> requests);
 /// Runs a collective to completion as its non-blocking form `start` (an MPI_I... function,
 /// named `call`) called with `args` and the request, making progress while it waits: an image
 /// waiting in a collective serves the calls of images that have not reached it yet.
