@@ -25,6 +25,32 @@ int size_of(MPI_Comm comm) {
   return p;
 }
 
+// reduce_buffers' steps wait as every pgas wait does, making progress: an image that waits in
+// a blocking MPI_Send or MPI_Probe serves no call, so a partner that waits for one of its calls
+// before it joins the reduction would wait for ever.
+void send_buffer(const byte_buffer& bytes, int destination, MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Isend(bytes.data(), to_count(bytes.size()), MPI_BYTE, destination, reduce_tag, comm,
+                  &request),
+        "MPI_Isend");
+  messages::wait(request, "MPI_Isend");
+}
+
+byte_buffer receive_buffer(int source, MPI_Comm comm) {
+  MPI_Message message = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  messages::progress_until([&] {
+    int arrived = 0;
+    check(MPI_Improbe(source, reduce_tag, comm, &arrived, &message, &status), "MPI_Improbe");
+    return arrived != 0;
+  });
+  int count = 0;
+  check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+  byte_buffer bytes(static_cast<std::size_t>(count));
+  check(MPI_Mrecv(bytes.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  return bytes;
+}
+
 }  // namespace
 
 std::optional<std::string> first_failure(const std::optional<std::string>& mine, MPI_Comm comm) {
@@ -85,20 +111,11 @@ byte_buffer reduce_buffers(
   // partial result of ranks [r + d, r + 2d) and puts it on its right.
   for (int d = 1; d < p; d *= 2) {
     if (me % (2 * d) == d) {
-      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, me - d, reduce_tag, comm),
-            "MPI_Send");
+      send_buffer(mine, me - d, comm);
       break;
     }
-    if (me % (2 * d) == 0 && me + d < p) {
-      MPI_Status status;
-      check(MPI_Probe(me + d, reduce_tag, comm, &status), "MPI_Probe");
-      int count = 0;
-      check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
-      byte_buffer right(static_cast<std::size_t>(count));
-      check(MPI_Recv(right.data(), count, MPI_BYTE, me + d, reduce_tag, comm, MPI_STATUS_IGNORE),
-            "MPI_Recv");
-      mine = combine(mine, right);
-    }
+    if (me % (2 * d) == 0 && me + d < p)
+      mine = combine(mine, receive_buffer(me + d, comm));
   }
   if (root < 0) {
     broadcast_buffer(mine, 0, comm);
@@ -106,17 +123,9 @@ byte_buffer reduce_buffers(
   }
   if (root != 0) {
     if (me == 0)
-      check(MPI_Send(mine.data(), to_count(mine.size()), MPI_BYTE, root, reduce_tag, comm),
-            "MPI_Send");
-    if (me == root) {
-      MPI_Status status;
-      check(MPI_Probe(0, reduce_tag, comm, &status), "MPI_Probe");
-      int count = 0;
-      check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
-      mine.resize(static_cast<std::size_t>(count));
-      check(MPI_Recv(mine.data(), count, MPI_BYTE, 0, reduce_tag, comm, MPI_STATUS_IGNORE),
-            "MPI_Recv");
-    }
+      send_buffer(mine, root, comm);
+    if (me == root)
+      mine = receive_buffer(0, comm);
   }
   if (me != root)
     mine.clear();

@@ -85,6 +85,26 @@ TEST(Serialization, co_reduce_folds_in_image_order_everywhere_or_on_one_image) {
     EXPECT_EQ(all.values()[img], static_cast<double>(img));
 }
 
+// A reduction's operation may call other images, and the image it calls may be waiting in the
+// same reduction to hand its value on: the value is past any eager limit, so that image's send
+// waits for its receiver, image 0, which is in the operation, waiting for the call's answer.
+TEST(Serialization, an_image_waiting_in_a_reduction_serves_calls_of_its_operation) {
+  const std::size_t p = pgas::num_images();
+  std::size_t called = 0;  // the last image to hand its partial value to image 0
+  for (std::size_t d = 1; d < p; d *= 2) called = d;
+  pgas::dist_object<long> calls(0L);
+  const auto longer_after_a_call = [&calls, called](const std::string& a, const std::string& b) {
+    EXPECT_GE(pgas::rpc(
+                  called, [](pgas::dist_object<long>& d) { return ++*d; }, calls)
+                  .get(),
+              1L);
+    return a.size() >= b.size() ? a : b;
+  };
+  const std::string big(std::size_t{1} << 20, static_cast<char>('a' + pgas::this_image() % 26));
+  EXPECT_EQ(pgas::co_reduce(big, longer_after_a_call).size(), big.size());
+  EXPECT_EQ(pgas::co_max(*calls), static_cast<long>(p - 1));
+}
+
 TEST(Serialization, co_gather_collects_every_value_in_image_order_on_one_image) {
   for (std::size_t result = 0; result < pgas::num_images(); ++result) {
     const std::vector<std::string> words =

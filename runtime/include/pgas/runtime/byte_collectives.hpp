@@ -30,7 +30,8 @@ void broadcast_buffer(byte_buffer& bytes, int root, MPI_Comm comm);
 
 /// Collective over comm: combine(combine(b0, b1), b2)... over every process's buffer in rank
 /// order (a binomial tree: O(log p) steps, and the left operand always holds the lower ranks,
-/// so `combine` need only be associative), on root; on every process when root < 0.
+/// so `combine` need only be associative), on root; on every process when root < 0. Makes
+/// progress while it waits, as every collective here does.
 [[nodiscard]] byte_buffer reduce_buffers(
     byte_buffer mine,
     const std::function<byte_buffer(const byte_buffer&, const byte_buffer&)>& combine,
