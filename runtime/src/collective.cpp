@@ -23,6 +23,19 @@ void combine_typed(const std::byte* lower, std::byte* upper, void* context) {
   }
   std::memcpy(upper, &into, sizeof into);
 }
+
+// reduce_record's combiner for same_everywhere: the least of each of `*context` long longs.
+void least_of_each(const std::byte* lower, std::byte* upper, void* context) {
+  const std::size_t n = *static_cast<const std::size_t*>(context);
+  for (std::size_t k = 0; k < n; ++k) {
+    long long from = 0;
+    long long into = 0;
+    std::memcpy(&from, lower + k * sizeof from, sizeof from);
+    std::memcpy(&into, upper + k * sizeof into, sizeof into);
+    if (from < into)
+      std::memcpy(upper + k * sizeof into, &from, sizeof from);
+  }
+}
 }  // namespace
 
 void detail::reduce_typed(typed_value& v, record_combiner combine, MPI_Comm comm) {
@@ -34,17 +47,24 @@ void free_agreed_reduction() noexcept {
 }
 
 bool same_everywhere(std::span<const long long> values, MPI_Comm comm) {
-  // One allreduce of (v, -v) with MPI_MIN gives min and max of every entry at once.
+  // One allreduce of (v, ~v) with MPI_MIN gives min and max of every entry at once (~v, not -v,
+  // which overflows for the least long long: a type's digest may be any value).
   std::vector<long long> both(2 * values.size());
   for (std::size_t k = 0; k < values.size(); ++k) {
     both[2 * k] = values[k];
-    both[2 * k + 1] = -values[k];
+    both[2 * k + 1] = ~values[k];
   }
-  std::vector<long long> out(both.size());
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, both.data(), out.data(),
-                       to_count(both.size()), MPI_LONG_LONG, MPI_MIN, comm);
+  // A few values (every check of a container's or a collective's arguments) go as one record,
+  // at the cost of a scalar reduction; more as a non-blocking allreduce.
+  std::size_t count = both.size();
+  if (count * sizeof(long long) <= max_reduced_record_bytes) {
+    reduce_record(std::as_writable_bytes(std::span(both)), least_of_each, &count, comm);
+  } else {
+    messages::collective("MPI_Iallreduce", MPI_Iallreduce, MPI_IN_PLACE, both.data(),
+                         to_count(count), MPI_LONG_LONG, MPI_MIN, comm);
+  }
   for (std::size_t k = 0; k < values.size(); ++k) {
-    if (out[2 * k] != -out[2 * k + 1])
+    if (both[2 * k] != ~both[2 * k + 1])
       return false;
   }
   return true;

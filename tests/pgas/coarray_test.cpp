@@ -1,5 +1,6 @@
 // Coarrays: this image's copy, remote copies, a ring, neighbour exchange, collectives.
 #include <pgas/pgas.hpp>
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/rma.hpp>
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include "../support/ring_neighbours.hpp"
 #include <array>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -142,6 +144,21 @@ TEST(Collectives, sum_min_max_reduce_broadcast) {
   });
   EXPECT_EQ(range.lo, 1);
   EXPECT_EQ(range.hi, n);
+}
+
+// The check that the images pass the same arguments (sizes, roots, type digests, any value):
+// a few values go as one record, many as an allreduce; in both a difference in the last value
+// of the last image is found, and the least and greatest long long are values like any other.
+TEST(Collectives, images_find_whether_they_pass_the_same_values) {
+  const MPI_Comm comm = pgas::runtime::current_comm();
+  for (const std::size_t n : {std::size_t{3}, std::size_t{40}}) {
+    std::vector<long long> values(n, LLONG_MIN);
+    values.front() = LLONG_MAX;
+    EXPECT_TRUE(pgas::runtime::same_everywhere(values, comm));
+    if (me() == images() - 1)
+      values.back() = LLONG_MIN + 1;
+    EXPECT_EQ(pgas::runtime::same_everywhere(values, comm), images() == 1);
+  }
 }
 
 // A sum whose rounding depends on the order of its terms (1e16 swallows a 1.0 added to it
