@@ -1,5 +1,6 @@
 // A window handle's lifetime: moves, and the release that ends its epoch and frees it (or hands
 // it to the pool).
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
@@ -9,6 +10,7 @@
 
 #include "window_pool.hpp"
 #include "window_state.hpp"
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -26,13 +28,8 @@ namespace {
 // collective can follow, so every process says so and the job ends.
 void require_same_window_everywhere(const window_state& s) {
   messages::quiesce();
-  const std::uint64_t mine[2] = {s.name, ~s.name};
-  std::uint64_t all[2] = {0, 0};
-  // Bitwise AND of the names and of their complements: both give this process's own only if
-  // every process gave the same name.
-  messages::collective("MPI_Iallreduce", MPI_Iallreduce, mine, all, 2, MPI_UINT64_T, MPI_BAND,
-                       s.comm);
-  if (all[0] == mine[0] && all[1] == mine[1])
+  const long long name[1] = {std::bit_cast<long long>(s.name)};
+  if (same_everywhere(name, s.comm))
     return;
   std::fprintf(stderr,
                "pgas: image %d: the images are destroying different containers here (this "
