@@ -1,12 +1,13 @@
 // Micro benchmarks, each beside the raw MPI it stands for: one remote element put (also with a
 // hundred more arrays live, which a sync point must not walk) and get, a 1 MiB bulk put, a 1 MiB
-// get spanning two images, a strided get, STREAM triad on local(), a scalar co_sum (vs
-// MPI_Allreduce), and array construction + destruction.
+// get spanning two images, a strided get, STREAM triad on local(), a scalar co_sum and one of 8
+// doubles (vs MPI_Allreduce), sync_all (vs MPI_Barrier), and array construction + destruction.
 #include <pgas/pgas.hpp>
 
 #include <mpi.h>
 
 #include "harness.hpp"
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <numeric>
@@ -388,6 +389,58 @@ int main(int argc, char** argv) {
     results.push_back(bench::report("co_sum_scalar", "mpi_allreduce", size, t_mpi,
                                     static_cast<double>(calls) / t_mpi, "calls/s",
                                     pgas::co_min(mpi_ok ? 1 : 0) == 1));
+  }
+
+  bench::progress("micro: co_sum of 8 doubles, sync_all");
+  {
+    // Eight doubles summed over the images (a solver's norms and residuals at once), and a
+    // barrier, again and again.
+    const std::size_t calls = opt.size("reductions");
+    const auto images = static_cast<double>(p);
+    bool pgas_ok = true;
+    bool mpi_ok = true;
+    const auto all_images = [images](const std::array<double, 8>& v) {
+      return std::all_of(v.begin(), v.end(), [images](double x) { return x == images; });
+    };
+    const auto [t, t_mpi] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) {
+            std::array<double, 8> v;
+            v.fill(1.0);
+            pgas::co_sum(std::span<double>(v));
+            pgas_ok = all_images(v) && pgas_ok;
+          }
+        },
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) {
+            std::array<double, 8> v;
+            v.fill(1.0);
+            MPI_Allreduce(MPI_IN_PLACE, v.data(), 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            mpi_ok = all_images(v) && mpi_ok;
+          }
+        });
+    const std::string size = "calls=" + std::to_string(calls) + ",doubles=8";
+    results.push_back(bench::report("co_sum_8_doubles", "pgas", size, t,
+                                    static_cast<double>(calls) / t, "calls/s",
+                                    pgas::co_min(pgas_ok ? 1 : 0) == 1));
+    results.push_back(bench::report("co_sum_8_doubles", "mpi_allreduce", size, t_mpi,
+                                    static_cast<double>(calls) / t_mpi, "calls/s",
+                                    pgas::co_min(mpi_ok ? 1 : 0) == 1));
+    // A barrier has no result to check; each variant's calls all returned.
+    const auto [t_sync, t_barrier] = bench::interleaved_medians(
+        reps,
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) pgas::sync_all();
+        },
+        [&] {
+          for (std::size_t k = 0; k < calls; ++k) MPI_Barrier(MPI_COMM_WORLD);
+        });
+    const std::string calls_size = "calls=" + std::to_string(calls);
+    results.push_back(bench::report("sync_all", "pgas", calls_size, t_sync,
+                                    static_cast<double>(calls) / t_sync, "calls/s", true));
+    results.push_back(bench::report("sync_all", "mpi_barrier", calls_size, t_barrier,
+                                    static_cast<double>(calls) / t_barrier, "calls/s", true));
   }
 
   bench::progress("micro: array construction + destruction");

@@ -13,6 +13,8 @@
 #include <pgas/runtime/team.hpp>
 #include <pgas/runtime/watchdog.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -26,6 +28,11 @@
 namespace pgas {
 
 namespace detail {
+// An image number as the agreement's records carry it: past any image, however large.
+inline long long image_number(std::size_t image) {
+  return static_cast<long long>(std::min<std::size_t>(image, LLONG_MAX));
+}
+
 // Checks, on every image together, that the images pass values of one type; usage_error naming
 // `what` on every image otherwise, before MPI reads one image's bytes as another's. Collective.
 template <class T>
@@ -120,15 +127,22 @@ template <class T>
       std::is_trivially_copyable_v<T>,
       "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
   runtime::require_environment("pgas::co_broadcast");
-  const long long mine[2] = {static_cast<long long>(root), detail::type_digest<T>()};
-  if (!runtime::same_everywhere(mine, runtime::current_comm())) {
-    throw usage_error("co_broadcast: the images name different roots or pass different types");
-  }
-  if (root >= num_images()) {
-    throw usage_error("co_broadcast: root image " + std::to_string(root) +
-                      " does not exist; there are " + std::to_string(num_images()) + " images");
-  }
+  // The check and, when it fits, the value in one record.
   T out = value;
+  const runtime::span_arguments arguments{detail::type_digest<T>(), 1, detail::image_number(root),
+                                          runtime::broadcast_op};
+  switch (runtime::agree_on_span(arguments, std::span<T>(&out, 1), nullptr,
+                                 runtime::current_comm())) {
+    case runtime::agreement::mismatch:
+      throw usage_error("co_broadcast: the images name different roots or pass different types");
+    case runtime::agreement::no_such_image:
+      throw usage_error("co_broadcast: root image " + std::to_string(root) +
+                        " does not exist; there are " + std::to_string(num_images()) + " images");
+    case runtime::agreement::combined:
+      return out;
+    case runtime::agreement::checked_only:
+      break;
+  }
   runtime::broadcast_bytes(&out, sizeof(T), static_cast<int>(root), runtime::current_comm());
   return out;
 }
@@ -139,19 +153,35 @@ namespace detail {
 // Checks, on every image together, that the images pass spans of one length and element type T
 // and name the same image (none: -1), which exists; throws usage_error on every image otherwise.
 // Collective.
-template <class T>
-int agreed_image(const char* what, std::size_t length, std::optional<std::size_t> image) {
+// With `values` (of that length) and `element` (a combiner of one element, or none for a
+// broadcast), the values are combined in the same record when they fit (runtime::agree_on_span):
+// `combined` says whether they were.
+template <class T, class V = std::byte>
+int agreed_image(const char* what,
+                 std::size_t length,
+                 std::optional<std::size_t> image,
+                 int op = runtime::broadcast_op,
+                 std::span<V> values = {},
+                 runtime::record_combiner element = nullptr,
+                 bool* combined = nullptr) {
   runtime::require_environment(what);
-  const long long named = image ? static_cast<long long>(*image) : -1;
-  const long long mine[3] = {static_cast<long long>(length), named, type_digest<T>()};
-  if (!runtime::same_everywhere(mine, runtime::current_comm())) {
-    throw usage_error(std::string(what) +
-                      ": the images pass arrays of different lengths or element types, or name "
-                      "different images");
-  }
-  if (image && *image >= num_images()) {
-    throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
-                      " does not exist; there are " + std::to_string(num_images()) + " images");
+  const long long named = image ? image_number(*image) : -1;
+  const runtime::span_arguments arguments{type_digest<T>(), static_cast<long long>(length), named,
+                                          op};
+  switch (runtime::agree_on_span(arguments, values, element, runtime::current_comm())) {
+    case runtime::agreement::mismatch:
+      throw usage_error(std::string(what) +
+                        ": the images pass arrays of different lengths or element types, or name "
+                        "different images");
+    case runtime::agreement::no_such_image:
+      throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
+                        " does not exist; there are " + std::to_string(num_images()) + " images");
+    case runtime::agreement::combined:
+      if (combined != nullptr)
+        *combined = true;
+      break;
+    case runtime::agreement::checked_only:
+      break;
   }
   return static_cast<int>(named);
 }
@@ -162,9 +192,13 @@ void co_reduce_span(const char* what,
                     runtime::reduce_op op,
                     std::optional<std::size_t> result_image) {
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
-  const int root = agreed_image<T>(what, values.size(), result_image);
   runtime::require_op_defined<T>(op);
-  runtime::reduce_in_place(values, op, root, runtime::current_comm());
+  bool combined = false;
+  const int root =
+      agreed_image<T>(what, values.size(), result_image, static_cast<int>(op), values,
+                      runtime::detail::combine_values<T>, &combined);
+  if (!combined)
+    runtime::reduce_in_place(values, op, root, runtime::current_comm());
 }
 
 template <class T>
@@ -225,8 +259,11 @@ void co_broadcast(
     runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
-  const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image);
-  runtime::broadcast(values, root, runtime::current_comm());
+  bool combined = false;
+  const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image,
+                                           runtime::broadcast_op, values, nullptr, &combined);
+  if (!combined)
+    runtime::broadcast(values, root, runtime::current_comm());
 }
 
 /// Every image's value, in image order, on `result_image`; an empty vector elsewhere.

@@ -24,6 +24,39 @@ void combine_typed(const std::byte* lower, std::byte* upper, void* context) {
   std::memcpy(upper, &into, sizeof into);
 }
 
+// What reduce_agreed_span's combiner needs besides the records.
+struct span_combiner {
+  record_combiner element;
+  std::size_t element_bytes;
+};
+
+// reduce_record's combiner for agree_on_span: `context` is the span_combiner.
+void combine_agreed_span(const std::byte* lower, std::byte* upper, void* context) {
+  const auto& c = *static_cast<const span_combiner*>(context);
+  detail::agreed_span from;
+  detail::agreed_span into;
+  std::memcpy(&from, lower, sizeof from);
+  std::memcpy(&into, upper, sizeof into);
+  const span_arguments& a = from.arguments;
+  const span_arguments& b = into.arguments;
+  if (from.mismatch != 0 || into.mismatch != 0 || a.digest != b.digest || a.length != b.length ||
+      a.image != b.image || a.op != b.op || from.carried != into.carried) {
+    into.mismatch = 1;
+  } else if (into.carried != 0 && a.op == broadcast_op) {
+    if (from.source != 0) {
+      std::memcpy(into.values, from.values, sizeof into.values);
+      into.source = 1;
+    }
+  } else if (into.carried != 0) {
+    auto op = static_cast<reduce_op>(a.op);
+    for (long long k = 0; k < a.length; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * c.element_bytes;
+      c.element(from.values + at, into.values + at, &op);
+    }
+  }
+  std::memcpy(upper, &into, sizeof into);
+}
+
 // reduce_record's combiner for same_everywhere: the least of each of `*context` long longs.
 void least_of_each(const std::byte* lower, std::byte* upper, void* context) {
   const std::size_t n = *static_cast<const std::size_t*>(context);
@@ -40,6 +73,14 @@ void least_of_each(const std::byte* lower, std::byte* upper, void* context) {
 
 void detail::reduce_typed(typed_value& v, record_combiner combine, MPI_Comm comm) {
   reduce_record(std::as_writable_bytes(std::span(&v, 1)), combine_typed, &combine, comm);
+}
+
+void detail::reduce_agreed_span(agreed_span& record,
+                                record_combiner element,
+                                std::size_t element_bytes,
+                                MPI_Comm comm) {
+  span_combiner c{element, element_bytes};
+  reduce_record(std::as_writable_bytes(std::span(&record, 1)), combine_agreed_span, &c, comm);
 }
 
 void free_agreed_reduction() noexcept {

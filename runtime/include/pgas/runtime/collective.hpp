@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace pgas::runtime {
@@ -98,6 +99,78 @@ template <accumulable T>
   T out;
   std::memcpy(&out, v.value, sizeof(T));
   return out;
+}
+
+/// What every process passes to a collective of a span, checked on all together.
+struct span_arguments {
+  long long digest;  // of the element type (detail/type_digest.hpp)
+  long long length;  // elements
+  long long image;   // the result's or the source's image, or -1 for none
+  int op;            // a reduce_op, or broadcast_op
+};
+/// span_arguments::op of a broadcast from `image`.
+inline constexpr int broadcast_op = -1;
+/// What agree_on_span() found.
+enum class agreement {
+  mismatch,       // the processes passed different arguments
+  no_such_image,  // they agree on an image that comm does not have
+  combined,       // agreed, and the values were combined (or broadcast) in the same record
+  checked_only,   // agreed; too many values for the record, so nothing was combined
+};
+/// The bytes of values that travel with the check (agree_on_span).
+inline constexpr std::size_t agreed_values_bytes = max_reduced_record_bytes - 48;
+
+namespace detail {
+// The record of agree_on_span(): the arguments, whether they differ, and the values.
+struct agreed_span {
+  span_arguments arguments;
+  int mismatch;  // set once two processes' arguments differ
+  int source;    // a broadcast: whether `values` hold the source's
+  int carried;   // whether `values` hold this many elements' values
+  alignas(16) std::byte values[agreed_values_bytes];
+};
+static_assert(sizeof(agreed_span) == max_reduced_record_bytes);
+void reduce_agreed_span(agreed_span& record,
+                        record_combiner element,
+                        std::size_t element_bytes,
+                        MPI_Comm comm);
+}  // namespace detail
+
+/// Collective over comm: checks that every process passed the same `arguments`, in one record
+/// reduction (reduce_record); when they agree and `values` (`arguments.length` elements) fit
+/// in agreed_values_bytes, combines them in the same record — element by element with
+/// `element` (a combiner of one element, its context the op), or, for broadcast_op, as the
+/// source image's — and writes the result into `values` where the collective leaves one (every
+/// process, or only `arguments.image` for a reduction to one image). Empty `values`: the check
+/// only. So a small co_sum or co_broadcast costs one scalar reduction, not a check and then an
+/// MPI collective.
+template <class T>
+requires std::is_trivially_copyable_v<T>
+[[nodiscard]] agreement agree_on_span(const span_arguments& arguments,
+                                      std::span<T> values,
+                                      record_combiner element,
+                                      MPI_Comm comm) {
+  detail::agreed_span record{arguments, 0, 0, 0, {}};
+  const bool carried = !values.empty() && values.size_bytes() <= agreed_values_bytes;
+  int rank = 0;
+  int size = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (carried) {
+    record.carried = 1;
+    record.source = arguments.op == broadcast_op && arguments.image == rank ? 1 : 0;
+    std::memcpy(record.values, values.data(), values.size_bytes());
+  }
+  detail::reduce_agreed_span(record, element, sizeof(T), comm);
+  if (record.mismatch != 0)
+    return agreement::mismatch;
+  if (arguments.image >= size)
+    return agreement::no_such_image;
+  if (!carried)
+    return agreement::checked_only;
+  if (arguments.op == broadcast_op || arguments.image < 0 || arguments.image == rank)
+    std::memcpy(values.data(), record.values, values.size_bytes());
+  return agreement::combined;
 }
 
 /// Collective over comm: op over every process's `values`, element by element, in place: on
