@@ -131,8 +131,8 @@ template <class T>
   T out = value;
   const runtime::span_arguments arguments{detail::type_digest<T>(), 1, detail::image_number(root),
                                           runtime::broadcast_op};
-  switch (runtime::agree_on_span(arguments, std::span<T>(&out, 1), nullptr,
-                                 runtime::current_comm())) {
+  switch (
+      runtime::agree_on_span(arguments, std::span<T>(&out, 1), nullptr, runtime::current_comm())) {
     case runtime::agreement::mismatch:
       throw usage_error("co_broadcast: the images name different roots or pass different types");
     case runtime::agreement::no_such_image:
@@ -194,9 +194,8 @@ void co_reduce_span(const char* what,
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
   runtime::require_op_defined<T>(op);
   bool combined = false;
-  const int root =
-      agreed_image<T>(what, values.size(), result_image, static_cast<int>(op), values,
-                      runtime::detail::combine_values<T>, &combined);
+  const int root = agreed_image<T>(what, values.size(), result_image, static_cast<int>(op), values,
+                                   runtime::detail::combine_values<T>, &combined);
   if (!combined)
     runtime::reduce_in_place(values, op, root, runtime::current_comm());
 }
