@@ -30,28 +30,31 @@ struct span_combiner {
   std::size_t element_bytes;
 };
 
-// reduce_record's combiner for agree_on_span: `context` is the span_combiner.
+// reduce_record's combiner for agree_on_span: `context` is the span_combiner. Each record's
+// header says how long it is; the values are read only where both agree.
 void combine_agreed_span(const std::byte* lower, std::byte* upper, void* context) {
   const auto& c = *static_cast<const span_combiner*>(context);
-  detail::agreed_span from;
-  detail::agreed_span into;
+  detail::agreed_span_header from;
+  detail::agreed_span_header into;
   std::memcpy(&from, lower, sizeof from);
   std::memcpy(&into, upper, sizeof into);
   const span_arguments& a = from.arguments;
   const span_arguments& b = into.arguments;
+  const std::byte* const from_values = lower + detail::agreed_header_bytes;
+  std::byte* const into_values = upper + detail::agreed_header_bytes;
   if (from.mismatch != 0 || into.mismatch != 0 || a.digest != b.digest || a.length != b.length ||
       a.image != b.image || a.op != b.op || from.carried != into.carried) {
     into.mismatch = 1;
   } else if (into.carried != 0 && a.op == broadcast_op) {
     if (from.source != 0) {
-      std::memcpy(into.values, from.values, sizeof into.values);
+      std::memcpy(into_values, from_values, static_cast<std::size_t>(a.length) * c.element_bytes);
       into.source = 1;
     }
   } else if (into.carried != 0) {
     auto op = static_cast<reduce_op>(a.op);
     for (long long k = 0; k < a.length; ++k) {
       const std::size_t at = static_cast<std::size_t>(k) * c.element_bytes;
-      c.element(from.values + at, into.values + at, &op);
+      c.element(from_values + at, into_values + at, &op);
     }
   }
   std::memcpy(upper, &into, sizeof into);
@@ -75,12 +78,13 @@ void detail::reduce_typed(typed_value& v, record_combiner combine, MPI_Comm comm
   reduce_record(std::as_writable_bytes(std::span(&v, 1)), combine_typed, &combine, comm);
 }
 
-void detail::reduce_agreed_span(agreed_span& record,
+void detail::reduce_agreed_span(std::byte* record,
+                                std::size_t bytes,
                                 record_combiner element,
                                 std::size_t element_bytes,
                                 MPI_Comm comm) {
   span_combiner c{element, element_bytes};
-  reduce_record(std::as_writable_bytes(std::span(&record, 1)), combine_agreed_span, &c, comm);
+  reduce_record(std::span(record, bytes), combine_agreed_span, &c, comm);
 }
 
 void free_agreed_reduction() noexcept {

@@ -41,14 +41,21 @@ MPI_Comm reduction_comm(MPI_Comm comm) {
   return *duplicate.release();
 }
 
-// Sends `out` to `to` and receives `in` from `from` (either skipped when negative), making
-// progress until both are done. Each pair of processes exchanges at most one record each way
-// per reduction, and MPI keeps one sender's messages in order (MPI-4.1 §3.5), so one tag serves.
+// Sends `bytes` of `out` to `to` and receives into `in` (max_reduced_record_bytes of room)
+// from `from` (either skipped when negative), making progress until both are done. Each pair
+// of processes exchanges at most one record each way per reduction, and MPI keeps one sender's
+// messages in order (MPI-4.1 §3.5), so one tag serves. The receive takes a record of any size
+// up to the largest (a shorter message fills the start of the room, MPI-4.1 §3.2.4): records
+// differ in size only between processes that passed different arguments, which the combiner
+// finds in the records' headers, and that must end in its verdict, not in MPI_ERR_TRUNCATE.
 void transfer(const std::byte* out, int to, std::byte* in, int from, int bytes, MPI_Comm comm) {
   constexpr int tag = 0;
   std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-  if (from >= 0)
-    check(MPI_Irecv(in, bytes, MPI_BYTE, from, tag, comm, &requests[0]), "MPI_Irecv");
+  if (from >= 0) {
+    check(MPI_Irecv(in, static_cast<int>(max_reduced_record_bytes), MPI_BYTE, from, tag, comm,
+                    &requests[0]),
+          "MPI_Irecv");
+  }
   if (to >= 0)
     check(MPI_Isend(out, bytes, MPI_BYTE, to, tag, comm, &requests[1]), "MPI_Isend");
   messages::wait_all(requests);
@@ -72,7 +79,8 @@ void reduce_record(std::span<std::byte> record,
     return;
   const MPI_Comm c = reduction_comm(comm);
   const int bytes = static_cast<int>(record.size());
-  std::array<std::byte, max_reduced_record_bytes> partner_record{};
+  // Not cleared: a combiner reads only what both records hold (4 KiB of stores a call).
+  std::array<std::byte, max_reduced_record_bytes> partner_record;
   std::byte* const theirs = partner_record.data();
   // Recursive doubling over the largest power of two of processes; each of the first 2 *
   // `extra` even ranks first hands its record to the odd rank after it, which stands for both
@@ -84,7 +92,8 @@ void reduce_record(std::span<std::byte> record,
   if (rank < 2 * extra) {
     if (rank % 2 == 0) {
       transfer(record.data(), rank + 1, nullptr, -1, bytes, c);
-      transfer(nullptr, -1, record.data(), rank + 1, bytes, c);
+      transfer(nullptr, -1, theirs, rank + 1, bytes, c);
+      std::memcpy(record.data(), theirs, record.size());
       return;
     }
     transfer(nullptr, -1, theirs, rank - 1, bytes, c);

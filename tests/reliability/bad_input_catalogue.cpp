@@ -758,8 +758,11 @@ TEST_F(BadInput, locking_a_held_lock_or_unlocking_a_free_one) {
 
 TEST_F(BadInput, array_collective_with_lengths_or_images_that_differ_or_do_not_exist) {
   std::vector<double> v(me() == 0 ? 3 : 2, 1.0);  // image 0's is longer (alone: all agree)
+  // Image 0's too long to travel with the argument check, the others' short enough.
+  std::vector<double> w(me() == 0 ? pgas::runtime::agreed_values_bytes / sizeof(double) + 1 : 2);
   if (images() > 1) {
     EXPECT_THROW(pgas::co_sum(std::span<double>(v)), pgas::usage_error);
+    EXPECT_THROW(pgas::co_broadcast(std::span<double>(w), 0), pgas::usage_error);
   }
   std::vector<double> same(2, 1.0);
   EXPECT_THROW(pgas::co_sum(std::span<double>(same), images()), pgas::usage_error);

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -117,24 +118,27 @@ enum class agreement {
   combined,       // agreed, and the values were combined (or broadcast) in the same record
   checked_only,   // agreed; too many values for the record, so nothing was combined
 };
-/// The bytes of values that travel with the check (agree_on_span).
-inline constexpr std::size_t agreed_values_bytes = max_reduced_record_bytes - 48;
-
 namespace detail {
-// The record of agree_on_span(): the arguments, whether they differ, and the values.
-struct agreed_span {
+// The head of agree_on_span()'s record: the arguments and whether they differ; the values
+// follow at agreed_header_bytes, and the record ends after them.
+struct agreed_span_header {
   span_arguments arguments;
   int mismatch;  // set once two processes' arguments differ
-  int source;    // a broadcast: whether `values` hold the source's
-  int carried;   // whether `values` hold this many elements' values
-  alignas(16) std::byte values[agreed_values_bytes];
+  int source;    // a broadcast: whether the values are the source's
+  int carried;   // whether the values travel in the record
 };
-static_assert(sizeof(agreed_span) == max_reduced_record_bytes);
-void reduce_agreed_span(agreed_span& record,
+inline constexpr std::size_t agreed_header_bytes = 48;
+static_assert(sizeof(agreed_span_header) <= agreed_header_bytes);
+// reduce_record of agree_on_span()'s record, of `bytes`.
+void reduce_agreed_span(std::byte* record,
+                        std::size_t bytes,
                         record_combiner element,
                         std::size_t element_bytes,
                         MPI_Comm comm);
 }  // namespace detail
+/// The bytes of values that travel with the check (agree_on_span).
+inline constexpr std::size_t agreed_values_bytes =
+    max_reduced_record_bytes - detail::agreed_header_bytes;
 
 /// Collective over comm: checks that every process passed the same `arguments`, in one record
 /// reduction (reduce_record); when they agree and `values` (`arguments.length` elements) fit
@@ -150,26 +154,30 @@ requires std::is_trivially_copyable_v<T>
                                       std::span<T> values,
                                       record_combiner element,
                                       MPI_Comm comm) {
-  detail::agreed_span record{arguments, 0, 0, 0, {}};
   const bool carried = !values.empty() && values.size_bytes() <= agreed_values_bytes;
   int rank = 0;
   int size = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  if (carried) {
-    record.carried = 1;
-    record.source = arguments.op == broadcast_op && arguments.image == rank ? 1 : 0;
-    std::memcpy(record.values, values.data(), values.size_bytes());
-  }
-  detail::reduce_agreed_span(record, element, sizeof(T), comm);
-  if (record.mismatch != 0)
+  detail::agreed_span_header head{arguments, 0, 0, carried ? 1 : 0};
+  head.source = carried && arguments.op == broadcast_op && arguments.image == rank ? 1 : 0;
+  alignas(16) std::array<std::byte, max_reduced_record_bytes> record;
+  std::byte* const values_at = record.data() + detail::agreed_header_bytes;
+  std::memcpy(record.data(), &head, sizeof head);
+  if (carried)
+    std::memcpy(values_at, values.data(), values.size_bytes());
+  detail::reduce_agreed_span(record.data(),
+                             detail::agreed_header_bytes + (carried ? values.size_bytes() : 0),
+                             element, sizeof(T), comm);
+  std::memcpy(&head, record.data(), sizeof head);
+  if (head.mismatch != 0)
     return agreement::mismatch;
   if (arguments.image >= size)
     return agreement::no_such_image;
   if (!carried)
     return agreement::checked_only;
   if (arguments.op == broadcast_op || arguments.image < 0 || arguments.image == rank)
-    std::memcpy(values.data(), record.values, values.size_bytes());
+    std::memcpy(values.data(), values_at, values.size_bytes());
   return agreement::combined;
 }
 

@@ -16,13 +16,17 @@ namespace pgas::runtime {
 /// processes of lower rank than `upper`'s. `context` is the one reduce_record() was given.
 using record_combiner = void (*)(const std::byte* lower, std::byte* upper, void* context);
 
-/// The largest record reduce_record() takes.
-inline constexpr std::size_t max_reduced_record_bytes = 256;
+/// The largest record reduce_record() takes: a few hundred values still cost what one does
+/// (a record travels whole at each step, as MPI's own allreduce sends short vectors).
+inline constexpr std::size_t max_reduced_record_bytes = 4096;
 
 /// Collective over comm: every process's `record` combined with `combine` over all processes,
 /// in place, the same bytes on every process (each step combines the same two operands on
 /// both partners, the lower ranks' first, so `combine` need only be associative). The record
-/// must have the same size on every process, at most max_reduced_record_bytes. Makes progress
+/// is at most max_reduced_record_bytes; it has the same size on every process, unless its
+/// header says how long it is and `combine` reads no further than both headers agree (a
+/// process that passed other arguments sends a record of another size; `combine` is given
+/// room for the largest). Makes progress
 /// while it waits. The messages travel on a duplicate of comm made at its first reduction and
 /// freed with comm (an attribute, MPI-4.1 §7.7), so they never meet a message of the user's.
 void reduce_record(std::span<std::byte> record,
