@@ -22,6 +22,24 @@ int right() {
   return static_cast<int>((pgas::this_image() + 1) % pgas::num_images());
 }
 
+// Reports `calls` calls of a kernel by pgas (t seconds) and by its MPI baseline (t_mpi), each
+// verified on every image.
+void report_calls(std::vector<bench::result>& results,
+                  const char* kernel,
+                  const char* baseline,
+                  const std::string& size,
+                  std::size_t calls,
+                  const char* unit,
+                  double t,
+                  double t_mpi,
+                  bool pgas_ok,
+                  bool mpi_ok) {
+  results.push_back(bench::report(kernel, "pgas", size, t, static_cast<double>(calls) / t, unit,
+                                  pgas::co_min(pgas_ok ? 1 : 0) == 1));
+  results.push_back(bench::report(kernel, baseline, size, t_mpi, static_cast<double>(calls) / t_mpi,
+                                  unit, pgas::co_min(mpi_ok ? 1 : 0) == 1));
+}
+
 // A raw MPI window of n longs in a lock_all epoch, the hand-written baselines' setting.
 struct raw_window {
   explicit raw_window(std::size_t n) {
@@ -383,12 +401,8 @@ int main(int argc, char** argv) {
           }
         });
     const std::string size = "calls=" + std::to_string(calls);
-    results.push_back(bench::report("co_sum_scalar", "pgas", size, t,
-                                    static_cast<double>(calls) / t, "calls/s",
-                                    pgas::co_min(pgas_ok ? 1 : 0) == 1));
-    results.push_back(bench::report("co_sum_scalar", "mpi_allreduce", size, t_mpi,
-                                    static_cast<double>(calls) / t_mpi, "calls/s",
-                                    pgas::co_min(mpi_ok ? 1 : 0) == 1));
+    report_calls(results, "co_sum_scalar", "mpi_allreduce", size, calls, "calls/s", t, t_mpi,
+                 pgas_ok, mpi_ok);
   }
 
   bench::progress("micro: co_sum of 8 doubles, sync_all");
@@ -421,12 +435,8 @@ int main(int argc, char** argv) {
           }
         });
     const std::string size = "calls=" + std::to_string(calls) + ",doubles=8";
-    results.push_back(bench::report("co_sum_8_doubles", "pgas", size, t,
-                                    static_cast<double>(calls) / t, "calls/s",
-                                    pgas::co_min(pgas_ok ? 1 : 0) == 1));
-    results.push_back(bench::report("co_sum_8_doubles", "mpi_allreduce", size, t_mpi,
-                                    static_cast<double>(calls) / t_mpi, "calls/s",
-                                    pgas::co_min(mpi_ok ? 1 : 0) == 1));
+    report_calls(results, "co_sum_8_doubles", "mpi_allreduce", size, calls, "calls/s", t, t_mpi,
+                 pgas_ok, mpi_ok);
     // A barrier has no result to check; each variant's calls all returned.
     const auto [t_sync, t_barrier] = bench::interleaved_medians(
         reps,
@@ -436,11 +446,8 @@ int main(int argc, char** argv) {
         [&] {
           for (std::size_t k = 0; k < calls; ++k) MPI_Barrier(MPI_COMM_WORLD);
         });
-    const std::string calls_size = "calls=" + std::to_string(calls);
-    results.push_back(bench::report("sync_all", "pgas", calls_size, t_sync,
-                                    static_cast<double>(calls) / t_sync, "calls/s", true));
-    results.push_back(bench::report("sync_all", "mpi_barrier", calls_size, t_barrier,
-                                    static_cast<double>(calls) / t_barrier, "calls/s", true));
+    report_calls(results, "sync_all", "mpi_barrier", "calls=" + std::to_string(calls), calls,
+                 "calls/s", t_sync, t_barrier, true, true);
   }
 
   bench::progress("micro: array construction + destruction");
@@ -471,12 +478,8 @@ int main(int argc, char** argv) {
           }
         });
     const std::string size = "arrays=" + std::to_string(arrays) + ",elements_per_image=1024";
-    results.push_back(bench::report("array_lifecycle", "pgas", size, t,
-                                    static_cast<double>(arrays) / t, "arrays/s",
-                                    pgas::co_min(pgas_ok ? 1 : 0) == 1));
-    results.push_back(bench::report("array_lifecycle", "mpi_win_allocate_free", size, t_mpi,
-                                    static_cast<double>(arrays) / t_mpi, "arrays/s",
-                                    pgas::co_min(mpi_ok ? 1 : 0) == 1));
+    report_calls(results, "array_lifecycle", "mpi_win_allocate_free", size, arrays, "arrays/s", t,
+                 t_mpi, pgas_ok, mpi_ok);
   }
   return bench::summarize(results, "pgas") + bench::summarize(results, "pgas_local");
 }
