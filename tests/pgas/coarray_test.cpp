@@ -151,7 +151,9 @@ TEST(Collectives, sum_min_max_reduce_broadcast) {
 // of the last image is found, and the least and greatest long long are values like any other.
 TEST(Collectives, images_find_whether_they_pass_the_same_values) {
   const MPI_Comm comm = pgas::runtime::current_comm();
-  for (const std::size_t n : {std::size_t{3}, std::size_t{40}}) {
+  // Past the record: each value travels with its complement, 16 bytes.
+  const std::size_t many = pgas::runtime::max_reduced_record_bytes / 16 + 1;
+  for (const std::size_t n : {std::size_t{3}, many}) {
     std::vector<long long> values(n, LLONG_MIN);
     values.front() = LLONG_MAX;
     EXPECT_TRUE(pgas::runtime::same_everywhere(values, comm));

@@ -26,9 +26,9 @@ inline constexpr std::size_t max_reduced_record_bytes = 4096;
 /// is at most max_reduced_record_bytes; it has the same size on every process, unless its
 /// header says how long it is and `combine` reads no further than both headers agree (a
 /// process that passed other arguments sends a record of another size; `combine` is given
-/// room for the largest). Makes progress
-/// while it waits. The messages travel on a duplicate of comm made at its first reduction and
-/// freed with comm (an attribute, MPI-4.1 §7.7), so they never meet a message of the user's.
+/// room for the largest). Makes progress while it waits. The messages travel on a duplicate of
+/// comm made at its first reduction and freed with comm (an attribute, MPI-4.1 §7.7), so they
+/// never meet a message of the user's.
 void reduce_record(std::span<std::byte> record,
                    record_combiner combine,
                    void* context,
