@@ -33,6 +33,43 @@ inline long long image_number(std::size_t image) {
   return static_cast<long long>(std::min<std::size_t>(image, LLONG_MAX));
 }
 
+// The rank an MPI collective takes for an image the images agreed on (none: -1).
+inline int root_of(std::optional<std::size_t> image) {
+  return image ? static_cast<int>(*image) : -1;
+}
+
+// Checks, on every image together, that the images pass `length` elements of type T and the
+// same `op` (a reduce_op, or runtime::broadcast_op) and name the same image (none: -1), which
+// exists; throws usage_error on every image otherwise. When `values` (of that length) fit the
+// check's record, they are combined in it (runtime::agree_on_span: element by element with
+// `element`, or taken from the source image for a broadcast) and true is returned; otherwise
+// the caller still has them to combine. Collective.
+template <class T, class V>
+bool agree_and_combine(const char* what,
+                       std::size_t length,
+                       std::optional<std::size_t> image,
+                       int op,
+                       std::span<V> values,
+                       runtime::record_combiner element) {
+  runtime::require_environment(what);
+  const runtime::span_arguments arguments{type_digest<T>(), static_cast<long long>(length),
+                                          image ? image_number(*image) : -1, op};
+  switch (runtime::agree_on_span(arguments, values, element, runtime::current_comm())) {
+    case runtime::agreement::mismatch:
+      throw usage_error(std::string(what) +
+                        ": the images pass values of different types or arrays of different "
+                        "lengths, or name different images");
+    case runtime::agreement::no_such_image:
+      throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
+                        " does not exist; there are " + std::to_string(num_images()) + " images");
+    case runtime::agreement::combined:
+      return true;
+    case runtime::agreement::checked_only:
+      break;
+  }
+  return false;
+}
+
 // Checks, on every image together, that the images pass values of one type; usage_error naming
 // `what` on every image otherwise, before MPI reads one image's bytes as another's. Collective.
 template <class T>
@@ -126,23 +163,10 @@ template <class T>
   static_assert(
       std::is_trivially_copyable_v<T>,
       "co_broadcast values travel as bytes; include <pgas/serialization.hpp> for other types");
-  runtime::require_environment("pgas::co_broadcast");
-  // The check and, when it fits, the value in one record.
   T out = value;
-  const runtime::span_arguments arguments{detail::type_digest<T>(), 1, detail::image_number(root),
-                                          runtime::broadcast_op};
-  switch (
-      runtime::agree_on_span(arguments, std::span<T>(&out, 1), nullptr, runtime::current_comm())) {
-    case runtime::agreement::mismatch:
-      throw usage_error("co_broadcast: the images name different roots or pass different types");
-    case runtime::agreement::no_such_image:
-      throw usage_error("co_broadcast: root image " + std::to_string(root) +
-                        " does not exist; there are " + std::to_string(num_images()) + " images");
-    case runtime::agreement::combined:
-      return out;
-    case runtime::agreement::checked_only:
-      break;
-  }
+  if (detail::agree_and_combine<T>("pgas::co_broadcast", 1, root, runtime::broadcast_op,
+                                   std::span<T>(&out, 1), nullptr))
+    return out;
   runtime::broadcast_bytes(&out, sizeof(T), static_cast<int>(root), runtime::current_comm());
   return out;
 }
@@ -152,38 +176,12 @@ template <class T>
 namespace detail {
 // Checks, on every image together, that the images pass spans of one length and element type T
 // and name the same image (none: -1), which exists; throws usage_error on every image otherwise.
-// Collective.
-// With `values` (of that length) and `element` (a combiner of one element, or none for a
-// broadcast), the values are combined in the same record when they fit (runtime::agree_on_span):
-// `combined` says whether they were.
-template <class T, class V = std::byte>
-int agreed_image(const char* what,
-                 std::size_t length,
-                 std::optional<std::size_t> image,
-                 int op = runtime::broadcast_op,
-                 std::span<V> values = {},
-                 runtime::record_combiner element = nullptr,
-                 bool* combined = nullptr) {
-  runtime::require_environment(what);
-  const long long named = image ? image_number(*image) : -1;
-  const runtime::span_arguments arguments{type_digest<T>(), static_cast<long long>(length), named,
-                                          op};
-  switch (runtime::agree_on_span(arguments, values, element, runtime::current_comm())) {
-    case runtime::agreement::mismatch:
-      throw usage_error(std::string(what) +
-                        ": the images pass arrays of different lengths or element types, or name "
-                        "different images");
-    case runtime::agreement::no_such_image:
-      throw usage_error(std::string(what) + ": image " + std::to_string(*image) +
-                        " does not exist; there are " + std::to_string(num_images()) + " images");
-    case runtime::agreement::combined:
-      if (combined != nullptr)
-        *combined = true;
-      break;
-    case runtime::agreement::checked_only:
-      break;
-  }
-  return static_cast<int>(named);
+// Returns that image. Collective.
+template <class T>
+int agreed_image(const char* what, std::size_t length, std::optional<std::size_t> image) {
+  (void)agree_and_combine<T>(what, length, image, runtime::broadcast_op, std::span<std::byte>{},
+                             nullptr);
+  return root_of(image);
 }
 
 template <class T>
@@ -193,11 +191,9 @@ void co_reduce_span(const char* what,
                     std::optional<std::size_t> result_image) {
   static_assert(runtime::accumulable<T>, "array collectives need an MPI arithmetic element type");
   runtime::require_op_defined<T>(op);
-  bool combined = false;
-  const int root = agreed_image<T>(what, values.size(), result_image, static_cast<int>(op), values,
-                                   runtime::detail::combine_values<T>, &combined);
-  if (!combined)
-    runtime::reduce_in_place(values, op, root, runtime::current_comm());
+  if (!agree_and_combine<T>(what, values.size(), result_image, static_cast<int>(op), values,
+                            runtime::detail::combine_values<T>))
+    runtime::reduce_in_place(values, op, root_of(result_image), runtime::current_comm());
 }
 
 template <class T>
@@ -258,11 +254,9 @@ void co_broadcast(
     runtime::watchdog::source_location where = runtime::watchdog::source_location::current()) {
   const runtime::watchdog::waiting_in watched("pgas::co_broadcast", where);
   static_assert(runtime::transferable<T>, "co_broadcast values travel as bytes");
-  bool combined = false;
-  const int root = detail::agreed_image<T>("pgas::co_broadcast", values.size(), source_image,
-                                           runtime::broadcast_op, values, nullptr, &combined);
-  if (!combined)
-    runtime::broadcast(values, root, runtime::current_comm());
+  if (!detail::agree_and_combine<T>("pgas::co_broadcast", values.size(), source_image,
+                                    runtime::broadcast_op, values, nullptr))
+    runtime::broadcast(values, static_cast<int>(source_image), runtime::current_comm());
 }
 
 /// Every image's value, in image order, on `result_image`; an empty vector elsewhere.

@@ -63,13 +63,10 @@ void combine_agreed_span(const std::byte* lower, std::byte* upper, void* context
 // reduce_record's combiner for same_everywhere: the least of each of `*context` long longs.
 void least_of_each(const std::byte* lower, std::byte* upper, void* context) {
   const std::size_t n = *static_cast<const std::size_t*>(context);
+  reduce_op least = reduce_op::min;
   for (std::size_t k = 0; k < n; ++k) {
-    long long from = 0;
-    long long into = 0;
-    std::memcpy(&from, lower + k * sizeof from, sizeof from);
-    std::memcpy(&into, upper + k * sizeof into, sizeof into);
-    if (from < into)
-      std::memcpy(upper + k * sizeof into, &from, sizeof from);
+    const std::size_t at = k * sizeof(long long);
+    detail::combine_values<long long>(lower + at, upper + at, &least);
   }
 }
 }  // namespace

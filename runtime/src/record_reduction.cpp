@@ -52,6 +52,9 @@ void transfer(const std::byte* out, int to, std::byte* in, int from, int bytes, 
   constexpr int tag = 0;
   std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   if (from >= 0) {
+    // What a shorter record leaves of the room a combiner may read (the header it compares)
+    // reads as zeros, not as what the last reduction left there.
+    std::memset(in, 0, static_cast<std::size_t>(bytes));
     check(MPI_Irecv(in, static_cast<int>(max_reduced_record_bytes), MPI_BYTE, from, tag, comm,
                     &requests[0]),
           "MPI_Irecv");
@@ -79,7 +82,7 @@ void reduce_record(std::span<std::byte> record,
     return;
   const MPI_Comm c = reduction_comm(comm);
   const int bytes = static_cast<int>(record.size());
-  // Not cleared: a combiner reads only what both records hold (4 KiB of stores a call).
+  // Cleared by each receive up to this process's record size, not whole (4 KiB of stores).
   std::array<std::byte, max_reduced_record_bytes> partner_record;
   std::byte* const theirs = partner_record.data();
   // Recursive doubling over the largest power of two of processes; each of the first 2 *
