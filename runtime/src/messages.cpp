@@ -1068,16 +1068,28 @@ bool progress_step() {
   return make_progress(false);
 }
 
+namespace {
+// Whether send_asking_for_acks(e, d) has anything to do: a buffer being filled (an open run
+// has one), or messages not yet acknowledged. A sync point asks this of every destination, so
+// the test is inline and the calls go only where there is work.
+[[nodiscard]] bool awaits_acks(const engine& e, std::size_t destination) noexcept {
+  return e.lanes[destination].used != 0 || e.outstanding_to[destination] != 0;
+}
+}  // namespace
+
 void quiesce() {
   engine& e = the_engine("waiting for messages");
-  for (std::size_t d = 0; d < e.size; ++d) send_asking_for_acks(e, d);
+  for (std::size_t d = 0; d < e.size; ++d) {
+    if (awaits_acks(e, d))
+      send_asking_for_acks(e, d);
+  }
   progress_until([&] { return e.outstanding == 0; });
 }
 
 void quiesce_except(std::size_t destination) {
   engine& e = the_engine("waiting for messages");
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (d != destination)
+    if (d != destination && awaits_acks(e, d))
       send_asking_for_acks(e, d);
   }
   progress_until(

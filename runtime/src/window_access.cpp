@@ -1,6 +1,7 @@
 // What each one-sided operation asks of its window before it is issued: the target and the
 // bytes checked against what the target exposes, the write noted, earlier writes completed
 // before a read, and room for staged values.
+#include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/window.hpp>
@@ -133,6 +134,22 @@ void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
 bool window::owner_applies_updates() const {
   const window_state& s = state();
   return s.owner_applies && s.mode == epoch::passive;
+}
+
+bool window::owner_applies_writes_to(int target) const {
+  window_state& s = state();
+  if (!s.owner_applies || s.mode != epoch::passive)
+    return false;
+  require_rank(s, target);
+  // Asked of every element written: where each rank runs is found once per window.
+  if (s.on_other_node.empty()) {
+    s.on_other_node.resize(static_cast<std::size_t>(s.ranks));
+    for (int r = 0; r < s.ranks; ++r) {
+      s.on_other_node[static_cast<std::size_t>(r)] =
+          on_this_node(static_cast<std::size_t>(world_rank_of(r))) ? 0 : 1;
+    }
+  }
+  return s.on_other_node[static_cast<std::size_t>(target)] != 0;
 }
 
 void window::reached_only_through_owner() {

@@ -77,7 +77,8 @@ struct window_state {
   window* handle = nullptr;  // the handle that owns this state now; null while pooled
   // Batches and writes sent to each target for its owner to apply since they were last awaited.
   std::vector<std::uint32_t> at_owner;
-  std::vector<int> world_ranks;  // of every rank of comm, once asked
+  std::vector<int> world_ranks;     // of every rank of comm, once asked
+  std::vector<char> on_other_node;  // by rank of comm: not on this node, once asked
   std::size_t at_owner_total = 0;
   // In windows_with_work(): this process has issued something on the window that a sync point
   // must complete (writes, batches for owners), so the sync points visit it.

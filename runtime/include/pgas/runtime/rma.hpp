@@ -4,7 +4,6 @@
 // the absolute addresses the target published (MPI-4.1 §12.2.4, §12.3.1).
 
 #include <pgas/runtime/datatype.hpp>
-#include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/owner_updates.hpp>
@@ -78,8 +77,7 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
 /// memory, where a flush costs next to nothing.
 template <transferable T>
 void put_value(window& w, const T& value, int target, MPI_Aint disp) {
-  if (w.owner_applies_updates() && owner_updates::store_fits(sizeof(T)) &&
-      !on_this_node(static_cast<std::size_t>(w.world_rank_of(target)))) {
+  if (w.owner_applies_writes_to(target) && owner_updates::store_fits(sizeof(T))) {
     owner_updates::store(w, &value, sizeof(T), target, disp);
     statistics::count(&rma_stats::puts, sizeof(T));
     return;

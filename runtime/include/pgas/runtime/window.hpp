@@ -240,6 +240,10 @@ class window {
   /// memory (owner_updates.hpp says when and why that is sound): a container window that is not
   /// updated in place, in its passive epoch. Local.
   [[nodiscard]] bool owner_applies_updates() const;
+  /// True when a write to `target` goes as a message its owner applies rather than through
+  /// MPI: owner_applies_updates() and `target` on another node (on this one MPI carries a put
+  /// through shared memory, where a flush costs next to nothing). Local.
+  [[nodiscard]] bool owner_applies_writes_to(int target) const;
   /// Says that other processes reach this window's memory only through updates (an event's
   /// counts: posted to, never read or written with MPI RMA), so that while the owner applies
   /// them, or while every image applies them in place on a shared window (processor atomics,
