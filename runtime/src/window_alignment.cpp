@@ -1,8 +1,10 @@
 #include "window_alignment.hpp"
 
 #include <pgas/runtime/collective.hpp>
+#include <pgas/runtime/error.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace pgas::runtime {
@@ -25,7 +27,7 @@ std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept {
   return (padded + window_alignment - 1) / window_alignment * window_alignment;
 }
 
-MPI_Aint agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit) {
+std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm, const void* allocated, int disp_unit) {
   const auto address = reinterpret_cast<std::uintptr_t>(allocated);
   const auto unit = static_cast<std::size_t>(disp_unit);
   long long units = 0;
@@ -35,10 +37,18 @@ MPI_Aint agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_u
       break;
     }
   }
-  // Alike on every process, in units of one size: a displacement on any target then
-  // translates by one constant.
-  const long long mine[2] = {units, disp_unit};
-  return same_everywhere(mine, comm) ? static_cast<MPI_Aint>(units) : 0;
+  int ranks = 0;
+  check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  if (same_everywhere(std::span<const long long>(&units, 1), comm))
+    return std::vector<MPI_Aint>(static_cast<std::size_t>(ranks), static_cast<MPI_Aint>(units));
+  const std::vector<std::byte> all = allgather_bytes(&units, sizeof units, comm);
+  std::vector<MPI_Aint> shifts(static_cast<std::size_t>(ranks));
+  for (std::size_t r = 0; r < shifts.size(); ++r) {
+    long long theirs = 0;
+    std::memcpy(&theirs, all.data() + r * sizeof theirs, sizeof theirs);
+    shifts[r] = static_cast<MPI_Aint>(theirs);
+  }
+  return shifts;
 }
 
 }  // namespace pgas::runtime

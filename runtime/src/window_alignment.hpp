@@ -1,10 +1,11 @@
 #pragma once
-// Where a window that MPI allocates starts its exposure: at a cache-line boundary, when every
-// process can get there by the same number of disp_units. Private to runtime/src.
+// Where a window that MPI allocates starts its exposure: at a cache-line boundary, on every
+// process that can get there by whole disp_units. Private to runtime/src.
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <vector>
 
 namespace pgas::runtime {
 
@@ -20,9 +21,14 @@ inline constexpr std::size_t window_alignment = 64;
 /// MPI_Win_allocate on one node) keeps each at the same offset from a line.
 [[nodiscard]] std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept;
 
-/// How many disp_units past `allocated` (this process's memory from MPI, allocation_bytes long)
-/// the exposure starts: the same on every process of comm, aligning `allocated` when every
-/// process's memory can be aligned alike, else 0. Collective over comm (one small allreduce).
-[[nodiscard]] MPI_Aint agreed_alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit);
+/// By rank of comm: how many of its disp_units past the memory MPI allocated it (`allocated`
+/// here, allocation_bytes long) each process's exposure starts — the fewest that reach a
+/// window_alignment boundary, 0 where none does. Collective over comm: one small reduction
+/// where every process shifts alike (one node's MPI lays the memory out alike), and an
+/// allgather of the shifts where they differ (processes on other nodes get memory of their
+/// own, each at its own offset from a line).
+[[nodiscard]] std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm,
+                                                     const void* allocated,
+                                                     int disp_unit);
 
 }  // namespace pgas::runtime

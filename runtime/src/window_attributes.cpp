@@ -51,11 +51,11 @@ int window::ranks() const {
 }
 
 // For allocate and allocate_shared windows MPI's memory is allocation_bytes() long and the
-// exposure starts shift_units into it (window_alignment.hpp).
+// exposure starts this process's shift into it (window_alignment.hpp).
 void* window::base() const {
   const window_state& s = state();
   if (s.exposure_base == nullptr) {
-    const MPI_Aint shift = s.shift_units * disp_unit();
+    const MPI_Aint shift = s.shifts[static_cast<std::size_t>(s.rank)] * disp_unit();
     s.exposure_base =
         static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + shift;
   }
@@ -117,9 +117,9 @@ window::shared_segment window::shared_query(int target) const {
   int unit = 0;
   void* base = nullptr;
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
-  // Every process shifted alike by whole units (window_alignment.hpp) and exposes what it
+  // Each process shifted by whole units of its own (window_alignment.hpp) and exposes what it
   // asked for, which is less than MPI allocated.
-  return {static_cast<std::byte*>(base) + s.shift_units * unit,
+  return {static_cast<std::byte*>(base) + s.shifts[static_cast<std::size_t>(target)] * unit,
           s.sizes[static_cast<std::size_t>(target)], unit};
 }
 

@@ -33,6 +33,8 @@ window window::finish_creation(std::unique_ptr<window_state> s,
   check(MPI_Comm_rank(s->comm, &s->rank), "MPI_Comm_rank");
   check(MPI_Comm_size(s->comm, &s->ranks), "MPI_Comm_size");
   s->pending.reset_for(s->ranks);
+  if (s->shifts.empty())
+    s->shifts.assign(static_cast<std::size_t>(s->ranks), 0);  // no flavor but allocate's shift
   if (every_rank_bytes != nullptr) {
     // The caller computed everyone's exposure (from a distribution): no exchange needed.
     s->sizes = *every_rank_bytes;
@@ -152,7 +154,7 @@ void require_mappable(MPI_Comm comm, std::size_t bytes, bool shared) {
 }
 
 // MPI_Win_allocate or MPI_Win_allocate_shared into a new state whose exposure starts at a
-// cache line where every process can shift alike (window_alignment.hpp).
+// cache line on every process that can shift there (window_alignment.hpp).
 std::unique_ptr<window_state> allocated(
     MPI_Comm comm, std::size_t bytes, int disp_unit, const window_hints& hints, bool shared) {
   auto s = new_state(comm);
@@ -169,7 +171,7 @@ std::unique_ptr<window_state> allocated(
     check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
   }
   try {
-    s->shift_units = agreed_alignment_shift(comm, base, disp_unit);
+    s->shifts = alignment_shifts(comm, base, disp_unit);
   } catch (...) {
     MPI_Win_free(&s->win);  // as a window handle's release would, had it been made yet
     throw;

@@ -46,10 +46,12 @@ struct window_state {
   // window's life.
   bool unified_model = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
-  // allocate and allocate_shared (window_alignment.hpp): the exposure starts shift_units
-  // disp_units past the memory MPI allocated, so a displacement relative to base() becomes
-  // one relative to MPI's base by adding it.
-  MPI_Aint shift_units = 0;
+  // allocate and allocate_shared (window_alignment.hpp): each process's exposure starts
+  // shifts[rank] of its disp_units past the memory MPI allocated it, so a displacement relative
+  // to a target's base() becomes one relative to MPI's base by adding the target's shift. All
+  // alike where every process's memory lies alike against a cache line (one node); 0 for the
+  // other flavors.
+  std::vector<MPI_Aint> shifts;
   // window::base(), found once: MPI_Win_get_attr is a hash-table lookup in Open MPI, and the
   // owner asks for its own memory in every batch, read and post it applies. Fixed for the
   // MPI window's life (a pooled window keeps its memory); null until asked.

@@ -95,9 +95,9 @@ TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
 }
 
 // Vector loads of a row of doubles straddle two cache lines unless the row starts on one, and
-// Open MPI 4.1 hands out window memory 8 or 264 bytes past a line. The window moves its
-// exposure to the next line (by the same number of units on every image, which Open MPI and
-// MPICH allow) and translates displacements, so puts and gets still land where base() says.
+// Open MPI 4.1 hands out window memory 8 or 264 bytes past a line. The window moves each
+// image's exposure to the next line (by whole units: alike on one node, each image its own
+// between hosts) and translates displacements, so puts and gets still land where base() says.
 TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_where_base_says) {
   if (GetParam() == memory_flavor::create_caller_memory)
     GTEST_SKIP() << "the caller chose the memory";
@@ -136,6 +136,42 @@ TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_
     EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
     pgas::runtime::sync_all(pgas::runtime::world_comm());
   }
+}
+
+// Images whose memory needs different numbers of their disp_units to reach a line (here each
+// image its own disp_unit: 8 bytes on even images, 24 on odd ones) each start on one, and a
+// displacement on any target lands where that target's base() says — as between hosts, where
+// each image's memory sits at its own offset from a line.
+TEST_P(Window, images_shifting_by_different_units_each_start_on_a_cache_line) {
+  if (GetParam() == memory_flavor::create_caller_memory)
+    GTEST_SKIP() << "the caller chose the memory";
+  struct triple {
+    double x, y, z;
+  };
+  const auto unit_of = [](int image) { return image % 2 == 0 ? 8 : 24; };
+  constexpr std::size_t elements = 40;
+  auto w = pgas::test::make_window(GetParam(), elements * 24, unit_of(me()));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.win.base()) % 64, 0u);
+  std::memset(w.win.base(), 0, elements * 24);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  const int next = (me() + 1) % images();
+  const auto units_per_triple = static_cast<MPI_Aint>(24 / unit_of(next));
+  for (std::size_t k = 0; k < elements; ++k) {
+    const triple t{1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
+    pgas::runtime::put_value(w.win, t, next, static_cast<MPI_Aint>(k) * units_per_triple);
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  const int prev = (me() + images() - 1) % images();
+  const auto* got = static_cast<const triple*>(w.win.base());
+  for (std::size_t k = 0; k < elements; ++k) {
+    EXPECT_EQ(got[k].x, 1000.0 * prev + static_cast<double>(k)) << "element " << k;
+    EXPECT_EQ(got[k].z, 0.5) << "element " << k;
+  }
+  triple back{};
+  pgas::runtime::get(w.win, std::span{&back, 1}, next,
+                     static_cast<MPI_Aint>(elements - 1) * units_per_triple);
+  EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
 }
 
 TEST_P(Window, moves_transfer_ownership_and_leave_an_empty_handle) {
