@@ -3,9 +3,12 @@
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <span>
+#include <vector>
 
 namespace pgas::runtime {
 
