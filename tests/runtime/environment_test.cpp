@@ -136,11 +136,22 @@ TEST(Team, numbers_parents_and_the_shared_memory_team) {
   EXPECT_EQ(half.parent().size(), pgas::num_images());
   const pgas::team quarter = half.split(0);
   EXPECT_EQ(quarter.parent().number(), half.number());
-  // One node here: every image shares memory with every other.
+  // The images of this node, in order, numbered by the first of them: every image on one
+  // node, one each between two hosts.
   const pgas::team node = pgas::team::shared_memory();
-  EXPECT_EQ(node.size(), pgas::num_images());
-  EXPECT_EQ(node.rank(), pgas::this_image());
-  EXPECT_EQ(node.number(), 0);
+  std::size_t here = 0;
+  std::size_t before_me = 0;
+  std::size_t first_here = pgas::num_images();
+  for (std::size_t r = 0; r < pgas::num_images(); ++r) {
+    if (pgas::runtime::on_this_node(r)) {
+      ++here;
+      before_me += r < pgas::this_image() ? 1U : 0U;
+      first_here = std::min(first_here, r);
+    }
+  }
+  EXPECT_EQ(node.size(), here);
+  EXPECT_EQ(node.rank(), before_me);
+  EXPECT_EQ(node.number(), static_cast<int>(first_here));
   EXPECT_EQ(node.parent().number(), -1);
   node.barrier();
 }

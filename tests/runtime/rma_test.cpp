@@ -30,7 +30,7 @@ pgas::test::flavored_window longs(memory_flavor f, std::size_t n) {
   return w;
 }
 
-class Rma : public ::testing::TestWithParam<memory_flavor> {};
+class Rma : public pgas::test::with_memory_flavor {};
 
 TEST_P(Rma, put_then_sync_then_get_sees_every_images_block) {
   constexpr std::size_t n = 10;

@@ -4,6 +4,8 @@
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/window.hpp>
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +47,26 @@ struct flavored_window {
   runtime::window win;
 };
 
+/// True when every image runs on this node, the only place a shared-memory window over world
+/// can exist (MPI-4.1 §12.2.3). Local.
+inline bool world_on_one_node() {
+  for (std::size_t r = 0; r < runtime::world_size(); ++r) {
+    if (!runtime::on_this_node(r))
+      return false;
+  }
+  return true;
+}
+
+/// A fixture parameterised by flavor: a job across nodes (scripts/two-hosts) skips the
+/// shared-memory flavor, on every image alike, rather than fail in MPI_Win_allocate_shared.
+class with_memory_flavor : public ::testing::TestWithParam<memory_flavor> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == memory_flavor::allocate_shared && !world_on_one_node())
+      GTEST_SKIP() << "a shared-memory window needs every image on one node";
+  }
+};
+
 inline flavored_window make_window(memory_flavor f, std::size_t bytes, int disp_unit) {
   const MPI_Comm comm = runtime::world_comm();
   flavored_window out;
@@ -59,7 +81,7 @@ inline flavored_window make_window(memory_flavor f, std::size_t bytes, int disp_
     case memory_flavor::allocate:
       out.win = runtime::window::allocate(comm, bytes, disp_unit);
       break;
-    // All images of these tests run on one node, so world is a shared-memory communicator.
+    // with_memory_flavor runs this flavor only where world is a shared-memory communicator.
     case memory_flavor::allocate_shared:
       out.win = runtime::window::allocate_shared(comm, bytes, disp_unit);
       break;
