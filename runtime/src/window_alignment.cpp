@@ -44,13 +44,10 @@ std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm, const void* allocated, int
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
   if (same_everywhere(std::span<const long long>(&units, 1), comm))
     return std::vector<MPI_Aint>(static_cast<std::size_t>(ranks), static_cast<MPI_Aint>(units));
-  const std::vector<std::byte> all = allgather_bytes(&units, sizeof units, comm);
+  const auto mine = static_cast<MPI_Aint>(units);
+  const std::vector<std::byte> all = allgather_bytes(&mine, sizeof mine, comm);
   std::vector<MPI_Aint> shifts(static_cast<std::size_t>(ranks));
-  for (std::size_t r = 0; r < shifts.size(); ++r) {
-    long long theirs = 0;
-    std::memcpy(&theirs, all.data() + r * sizeof theirs, sizeof theirs);
-    shifts[r] = static_cast<MPI_Aint>(theirs);
-  }
+  std::memcpy(shifts.data(), all.data(), all.size());
   return shifts;
 }
 

@@ -94,6 +94,42 @@ TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
   pgas::runtime::sync_all(pgas::runtime::world_comm());
 }
 
+namespace {
+
+struct triple {
+  double x, y, z;
+};
+constexpr std::size_t triples = 40;  // in each image's exposure
+
+// Every image fills the next one's whole exposure of `triples` triples, the last byte included
+// (`next_unit`: the next image's disp_unit), checks what the previous one put into its own, and
+// reads its last triple back from the next: puts and gets land where each target's base() says.
+void triples_land_where_base_says(window& w, int next_unit) {
+  std::memset(w.base(), 0, triples * 24);
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  const int next = (me() + 1) % images();
+  const auto units_per_triple = static_cast<MPI_Aint>(24 / next_unit);
+  for (std::size_t k = 0; k < triples; ++k) {
+    const triple t{1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
+    pgas::runtime::put_value(w, t, next, static_cast<MPI_Aint>(k) * units_per_triple);
+  }
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  const int prev = (me() + images() - 1) % images();
+  const auto* got = static_cast<const triple*>(w.base());
+  for (std::size_t k = 0; k < triples; ++k) {
+    EXPECT_EQ(got[k].x, 1000.0 * prev + static_cast<double>(k)) << "element " << k;
+    EXPECT_EQ(got[k].y, -1.0) << "element " << k;
+    EXPECT_EQ(got[k].z, 0.5) << "element " << k;
+  }
+  triple back{};
+  pgas::runtime::get(w, std::span{&back, 1}, next,
+                     static_cast<MPI_Aint>(triples - 1) * units_per_triple);
+  EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(triples - 1));
+  pgas::runtime::sync_all(pgas::runtime::world_comm());
+}
+
+}  // namespace
+
 // Vector loads of a row of doubles straddle two cache lines unless the row starts on one, and
 // Open MPI 4.1 hands out window memory 8 or 264 bytes past a line. The window moves each
 // image's exposure to the next line (by whole units: alike on one node, each image its own
@@ -101,40 +137,12 @@ TEST_P(Window, put_lands_at_base_plus_disp_times_the_targets_disp_unit) {
 TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_where_base_says) {
   if (GetParam() == memory_flavor::create_caller_memory)
     GTEST_SKIP() << "the caller chose the memory";
-  struct triple {
-    double x, y, z;
-  };
   for (int unit : {1, 8, 24}) {
     SCOPED_TRACE("disp_unit " + std::to_string(unit));
-    constexpr std::size_t elements = 40;
-    auto w = pgas::test::make_window(GetParam(), elements * 24, unit);
+    auto w = pgas::test::make_window(GetParam(), triples * 24, unit);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.win.base()) % 64, 0u);
-    EXPECT_EQ(w.win.size(), elements * 24);
-    std::memset(w.win.base(), 0, elements * 24);
-    pgas::runtime::sync_all(pgas::runtime::world_comm());
-    // Every image fills the next one's whole exposure, the last byte included, as triples.
-    const int next = (me() + 1) % images();
-    std::vector<triple> mine(elements);
-    for (std::size_t k = 0; k < elements; ++k)
-      mine[k] = {1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
-    const auto units_per_triple = static_cast<MPI_Aint>(24 / unit);
-    for (std::size_t k = 0; k < elements; ++k) {
-      pgas::runtime::put_value(w.win, mine[k], next, static_cast<MPI_Aint>(k) * units_per_triple);
-    }
-    pgas::runtime::sync_all(pgas::runtime::world_comm());
-    const int prev = (me() + images() - 1) % images();
-    const auto* got = static_cast<const triple*>(w.win.base());
-    for (std::size_t k = 0; k < elements; ++k) {
-      EXPECT_EQ(got[k].x, 1000.0 * prev + static_cast<double>(k)) << "element " << k;
-      EXPECT_EQ(got[k].y, -1.0);
-      EXPECT_EQ(got[k].z, 0.5);
-    }
-    // And a get of the last triple of the next image reads what this image put there.
-    triple back{};
-    pgas::runtime::get(w.win, std::span{&back, 1}, next,
-                       static_cast<MPI_Aint>(elements - 1) * units_per_triple);
-    EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
-    pgas::runtime::sync_all(pgas::runtime::world_comm());
+    EXPECT_EQ(w.win.size(), triples * 24);
+    triples_land_where_base_says(w.win, unit);
   }
 }
 
@@ -145,33 +153,10 @@ TEST_P(Window, memory_the_window_allocates_starts_on_a_cache_line_and_rma_lands_
 TEST_P(Window, images_shifting_by_different_units_each_start_on_a_cache_line) {
   if (GetParam() == memory_flavor::create_caller_memory)
     GTEST_SKIP() << "the caller chose the memory";
-  struct triple {
-    double x, y, z;
-  };
   const auto unit_of = [](int image) { return image % 2 == 0 ? 8 : 24; };
-  constexpr std::size_t elements = 40;
-  auto w = pgas::test::make_window(GetParam(), elements * 24, unit_of(me()));
+  auto w = pgas::test::make_window(GetParam(), triples * 24, unit_of(me()));
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.win.base()) % 64, 0u);
-  std::memset(w.win.base(), 0, elements * 24);
-  pgas::runtime::sync_all(pgas::runtime::world_comm());
-  const int next = (me() + 1) % images();
-  const auto units_per_triple = static_cast<MPI_Aint>(24 / unit_of(next));
-  for (std::size_t k = 0; k < elements; ++k) {
-    const triple t{1000.0 * me() + static_cast<double>(k), -1.0, 0.5};
-    pgas::runtime::put_value(w.win, t, next, static_cast<MPI_Aint>(k) * units_per_triple);
-  }
-  pgas::runtime::sync_all(pgas::runtime::world_comm());
-  const int prev = (me() + images() - 1) % images();
-  const auto* got = static_cast<const triple*>(w.win.base());
-  for (std::size_t k = 0; k < elements; ++k) {
-    EXPECT_EQ(got[k].x, 1000.0 * prev + static_cast<double>(k)) << "element " << k;
-    EXPECT_EQ(got[k].z, 0.5) << "element " << k;
-  }
-  triple back{};
-  pgas::runtime::get(w.win, std::span{&back, 1}, next,
-                     static_cast<MPI_Aint>(elements - 1) * units_per_triple);
-  EXPECT_EQ(back.x, 1000.0 * me() + static_cast<double>(elements - 1));
-  pgas::runtime::sync_all(pgas::runtime::world_comm());
+  triples_land_where_base_says(w.win, unit_of((me() + 1) % images()));
 }
 
 TEST_P(Window, moves_transfer_ownership_and_leave_an_empty_handle) {
