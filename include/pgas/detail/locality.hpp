@@ -218,27 +218,34 @@ runtime::signal_row signal_row_at(const global_ptr<Counter>& first, std::size_t 
   return {first.displacement(internal), first.step(internal), length};
 }
 
-/// Tells the owner of the signal row at `row` (`length` counters) that this image, signaller
+/// Tells image `image` of `w`, whose row of signal counters is `row`, that this image, signaller
 /// `signaller`, has now signalled `total` times, once every write this image made before is
 /// complete and visible (an event post): a store of its own counter where every image's memory
 /// is mapped, a message to the owner without a round trip where the owner applies updates.
-/// Local.
-inline void signal_after_writes(const global_ptr<std::int64_t>& row,
-                                std::size_t length,
-                                std::size_t signaller,
-                                std::int64_t total) {
-  note_access(row, length, race_access::update);
-  runtime::signal_after_writes(*row.window(internal), rank_of(row), signal_row_at(row, length),
-                               signaller, total);
+/// `row_address()` gives the row's global_ptr, asked for only while the race checker is on: the
+/// caller keeps `w` and `row`, found once, and builds no pointer per signal. Local.
+template <class RowAddress>
+void signal_after_writes(runtime::window& w,
+                         std::size_t image,
+                         const runtime::signal_row& row,
+                         std::size_t signaller,
+                         std::int64_t total,
+                         RowAddress row_address) {
+  if (runtime::race_check::enabled()) [[unlikely]]
+    note_access_slowly(row_address(), row.length, race_access::update, nullptr, 1);
+  runtime::signal_after_writes(w, static_cast<int>(image), row, signaller, total);
 }
 
-/// The signals this image's row at `row` (`length` counters) has received in all; the
-/// signallers' writes before them are visible to this image's loads once the caller has also
-/// synced its window memory. Local.
-[[nodiscard]] inline std::int64_t signals_received(const global_ptr<const std::int64_t>& row,
-                                                   std::size_t length) {
-  note_access(row, length, race_access::update);
-  return runtime::signals_received(*row.window(internal), signal_row_at(row, length));
+/// The signals this image's row `row` of `w` (found as signal_after_writes says) has received
+/// in all; the signallers' writes before them are visible to this image's loads once the caller
+/// has also synced its window memory. Local.
+template <class RowAddress>
+[[nodiscard]] std::int64_t signals_received(runtime::window& w,
+                                            const runtime::signal_row& row,
+                                            RowAddress row_address) {
+  if (runtime::race_check::enabled()) [[unlikely]]
+    note_access_slowly(row_address(), row.length, race_access::update, nullptr, 1);
+  return runtime::signals_received(w, row);
 }
 
 /// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be
