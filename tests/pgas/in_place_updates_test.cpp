@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/one_node.hpp"
 #include "../support/ring_neighbours.hpp"
 #include <algorithm>
 #include <complex>
@@ -24,15 +25,7 @@ namespace {
 
 using pgas_test::images;
 using pgas_test::me;
-// MPI_Win_allocate_shared needs every image of its communicator on one node: between hosts
-// (scripts/two-hosts) the world's windows cannot be shared windows.
-bool world_on_one_node() {
-  for (std::size_t img = 0; img < images(); ++img) {
-    if (!pgas::runtime::on_this_node(img))
-      return false;
-  }
-  return true;
-}
+using pgas_test::world_on_one_node;
 
 bool shared_memory_wanted() {
   const char* v = std::getenv("PGAS_SHARED_MEMORY");

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/one_node.hpp"
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,22 +48,12 @@ struct flavored_window {
   runtime::window win;
 };
 
-/// True when every image runs on this node, the only place a shared-memory window over world
-/// can exist (MPI-4.1 §12.2.3). Local.
-inline bool world_on_one_node() {
-  for (std::size_t r = 0; r < runtime::world_size(); ++r) {
-    if (!runtime::on_this_node(r))
-      return false;
-  }
-  return true;
-}
-
 /// A fixture parameterised by flavor: a job across nodes (scripts/two-hosts) skips the
 /// shared-memory flavor, on every image alike, rather than fail in MPI_Win_allocate_shared.
 class with_memory_flavor : public ::testing::TestWithParam<memory_flavor> {
  protected:
   void SetUp() override {
-    if (GetParam() == memory_flavor::allocate_shared && !world_on_one_node())
+    if (GetParam() == memory_flavor::allocate_shared && !pgas_test::world_on_one_node())
       GTEST_SKIP() << "a shared-memory window needs every image on one node";
   }
 };

@@ -209,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(EveryFlavor,
                          });
 
 TEST(SharedWindow, shared_query_gives_direct_pointers_to_peers) {
-  if (!pgas::test::world_on_one_node())
+  if (!pgas_test::world_on_one_node())
     GTEST_SKIP() << "a shared-memory window needs every image on one node";
   auto w = window::allocate_shared(pgas::runtime::world_comm(), 8 * sizeof(int), sizeof(int));
   static_cast<int*>(w.base())[0] = 1000 + me();
