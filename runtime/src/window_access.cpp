@@ -57,7 +57,7 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
   }
   s.pending.mark(target);
   note_work(s);
-  return {s.win, passive, target == s.rank, disp + s.shifts[static_cast<std::size_t>(target)]};
+  return {s.win, passive, target == s.rank, disp + s.shift.of(target)};
 }
 
 void window::loading_from(const char* what, int target) {
@@ -78,7 +78,7 @@ window::access window::reading_from(const char* what,
   loading_from(what, target);
   const window_state& s = state();
   check_exposure(s, target, disp, bytes);
-  return {s.win, true, target == s.rank, disp + s.shifts[static_cast<std::size_t>(target)]};
+  return {s.win, true, target == s.rank, disp + s.shift.of(target)};
 }
 
 bool window::updates_in_place() const {

@@ -1,7 +1,6 @@
 #include "window_alignment.hpp"
 
 #include <pgas/runtime/collective.hpp>
-#include <pgas/runtime/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +29,7 @@ std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept {
   return (padded + window_alignment - 1) / window_alignment * window_alignment;
 }
 
-std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm, const void* allocated, int disp_unit) {
+alignment_shift::alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit) {
   const auto address = reinterpret_cast<std::uintptr_t>(allocated);
   const auto unit = static_cast<std::size_t>(disp_unit);
   long long units = 0;
@@ -40,15 +39,12 @@ std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm, const void* allocated, int
       break;
     }
   }
-  int ranks = 0;
-  check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  same_ = static_cast<MPI_Aint>(units);
   if (same_everywhere(std::span<const long long>(&units, 1), comm))
-    return std::vector<MPI_Aint>(static_cast<std::size_t>(ranks), static_cast<MPI_Aint>(units));
-  const auto mine = static_cast<MPI_Aint>(units);
-  const std::vector<std::byte> all = allgather_bytes(&mine, sizeof mine, comm);
-  std::vector<MPI_Aint> shifts(static_cast<std::size_t>(ranks));
-  std::memcpy(shifts.data(), all.data(), all.size());
-  return shifts;
+    return;
+  const std::vector<std::byte> all = allgather_bytes(&same_, sizeof same_, comm);
+  by_rank_.resize(all.size() / sizeof(MPI_Aint));
+  std::memcpy(by_rank_.data(), all.data(), all.size());
 }
 
 }  // namespace pgas::runtime

@@ -21,14 +21,25 @@ inline constexpr std::size_t window_alignment = 64;
 /// MPI_Win_allocate on one node) keeps each at the same offset from a line.
 [[nodiscard]] std::size_t allocation_bytes(std::size_t exposed, int disp_unit) noexcept;
 
-/// By rank of comm: how many of its disp_units past the memory MPI allocated it (`allocated`
-/// here, allocation_bytes long) each process's exposure starts — the fewest that reach a
-/// window_alignment boundary, 0 where none does. Collective over comm: one small reduction
-/// where every process shifts alike (one node's MPI lays the memory out alike), and an
-/// allgather of the shifts where they differ (processes on other nodes get memory of their
-/// own, each at its own offset from a line).
-[[nodiscard]] std::vector<MPI_Aint> alignment_shifts(MPI_Comm comm,
-                                                     const void* allocated,
-                                                     int disp_unit);
+/// How many of its disp_units past the memory MPI allocated it each process's exposure starts
+/// — the fewest that reach a window_alignment boundary, 0 where none does: one number where
+/// every process shifts alike (one node's MPI lays the memory out alike), one per process
+/// where they differ (processes on other nodes get memory of their own, each at its own offset
+/// from a line). Every window keeps one; windows of other flavors keep the zero one.
+class alignment_shift {
+ public:
+  alignment_shift() = default;
+  /// Collective over comm (`allocated`: this process's memory from MPI, allocation_bytes
+  /// long): one small reduction, and an allgather of the shifts only where they differ.
+  alignment_shift(MPI_Comm comm, const void* allocated, int disp_unit);
+  /// The shift of the process of rank `rank`.
+  [[nodiscard]] MPI_Aint of(int rank) const noexcept {
+    return by_rank_.empty() ? same_ : by_rank_[static_cast<std::size_t>(rank)];
+  }
+
+ private:
+  MPI_Aint same_ = 0;              // this process's: every process's where they agree
+  std::vector<MPI_Aint> by_rank_;  // each process's, where they differ; else empty
+};
 
 }  // namespace pgas::runtime

@@ -55,7 +55,7 @@ int window::ranks() const {
 void* window::base() const {
   const window_state& s = state();
   if (s.exposure_base == nullptr) {
-    const MPI_Aint shift = s.shifts[static_cast<std::size_t>(s.rank)] * disp_unit();
+    const MPI_Aint shift = s.shift.of(s.rank) * disp_unit();
     s.exposure_base =
         static_cast<std::byte*>(attribute<void*>(s.win, MPI_WIN_BASE, "MPI_WIN_BASE")) + shift;
   }
@@ -119,7 +119,7 @@ window::shared_segment window::shared_query(int target) const {
   check(MPI_Win_shared_query(s.win, target, &bytes, &unit, &base), "MPI_Win_shared_query");
   // Each process shifted by whole units of its own (window_alignment.hpp) and exposes what it
   // asked for, which is less than MPI allocated.
-  return {static_cast<std::byte*>(base) + s.shifts[static_cast<std::size_t>(target)] * unit,
+  return {static_cast<std::byte*>(base) + s.shift.of(target) * unit,
           s.sizes[static_cast<std::size_t>(target)], unit};
 }
 

@@ -33,8 +33,6 @@ window window::finish_creation(std::unique_ptr<window_state> s,
   check(MPI_Comm_rank(s->comm, &s->rank), "MPI_Comm_rank");
   check(MPI_Comm_size(s->comm, &s->ranks), "MPI_Comm_size");
   s->pending.reset_for(s->ranks);
-  if (s->shifts.empty())
-    s->shifts.assign(static_cast<std::size_t>(s->ranks), 0);  // no flavor but allocate's shift
   if (every_rank_bytes != nullptr) {
     // The caller computed everyone's exposure (from a distribution): no exchange needed.
     s->sizes = *every_rank_bytes;
@@ -171,7 +169,7 @@ std::unique_ptr<window_state> allocated(
     check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
   }
   try {
-    s->shifts = alignment_shifts(comm, base, disp_unit);
+    s->shift = alignment_shift(comm, base, disp_unit);
   } catch (...) {
     MPI_Win_free(&s->win);  // as a window handle's release would, had it been made yet
     throw;

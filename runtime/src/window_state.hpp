@@ -8,6 +8,7 @@
 
 #include "pending_writes.hpp"
 #include "staging_area.hpp"
+#include "window_alignment.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -47,11 +48,10 @@ struct window_state {
   bool unified_model = false;
   void* owned_memory = nullptr;  // from MPI_Alloc_mem, for create() without caller memory
   // allocate and allocate_shared (window_alignment.hpp): each process's exposure starts
-  // shifts[rank] of its disp_units past the memory MPI allocated it, so a displacement relative
-  // to a target's base() becomes one relative to MPI's base by adding the target's shift. All
-  // alike where every process's memory lies alike against a cache line (one node); 0 for the
-  // other flavors.
-  std::vector<MPI_Aint> shifts;
+  // shift.of(rank) of its disp_units past the memory MPI allocated it, so a displacement
+  // relative to a target's base() becomes one relative to MPI's base by adding the target's
+  // shift. 0 for the other flavors.
+  alignment_shift shift;
   // window::base(), found once: MPI_Win_get_attr is a hash-table lookup in Open MPI, and the
   // owner asks for its own memory in every batch, read and post it applies. Fixed for the
   // MPI window's life (a pooled window keeps its memory); null until asked.
