@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace pgas {
@@ -32,8 +31,6 @@ class event {
   explicit event(const team& t)
       : length_{runtime::signal_row_length(t.num_images())},
         counts_(t, length_, 0),
-        images_{t.num_images()},
-        me_{t.rank()},
         // Every image's row starts its copy of counts_, at the same displacement.
         row_{detail::signal_row_at(counts_(t.rank())[0].address(), length_)},
         posted_(runtime::each_signaller_counts_alone(length_, t.num_images()) ? length_ : 0),
@@ -44,13 +41,13 @@ class event {
   /// Atomically adds one to image img's count; returns without waiting for img. Local.
   /// Throws out_of_range for an image that does not exist, before anything is written.
   void post(std::size_t img) {
-    if (img >= images_)
-      runtime::throw_out_of_range("image", img, images_);
+    const pgas::team& t = counts_.team();  // a moved-from event throws usage_error here
+    if (img >= t.size())
+      runtime::throw_out_of_range("image", img, t.size());
     clocks_.send(static_cast<int>(img));  // completed with this image's writes, before the count
     // Each poster's own total where each has a counter in the row, else 1 added to the one.
     const std::int64_t total = posted_.empty() ? 1 : ++posted_[img];
-    // The window asked for each time: a moved-from event throws usage_error here.
-    detail::signal_after_writes(counts_.window(detail::internal), img, row_, me_, total,
+    detail::signal_after_writes(counts_.window(detail::internal), img, row_, t.rank(), total,
                                 [&] { return counts_(img)[0].address(); });
   }
   /// Blocks until this image's count is at least n, then subtracts n. Local. Throws
@@ -64,14 +61,14 @@ class event {
                         std::to_string(n));
     runtime::messages::progress_until([&] { return query() >= n; });
     taken_ += n;
-    clocks_.receive(static_cast<int>(me_));
+    clocks_.receive(static_cast<int>(counts_.team().rank()));
     // The posters' writes completed before their posts; this orders this image's later loads.
     runtime::sync_all_window_memory();
   }
   /// This image's count now, without waiting. Local.
   [[nodiscard]] std::int64_t query() const {
     return detail::signals_received(counts_.window(detail::internal), row_,
-                                    [&] { return std::as_const(counts_)(me_)[0].address(); }) -
+                                    [&] { return counts_(counts_.team().rank())[0].address(); }) -
            taken_;
   }
 
@@ -81,8 +78,6 @@ class event {
   // each poster has a count of its own here (runtime/signal.hpp), elsewhere all share one.
   std::size_t length_;
   coarray<std::int64_t[]> counts_;
-  std::size_t images_;  // in the team: post(img) names its images
-  std::size_t me_;      // this image's number in it
   // Where every image's row is in counts_' window, found once: a post builds no pointer, whose
   // lifetime tokens it would copy (on one node a post took 129-133 cycles so, 98-112 without,
   // in a scratch loop whose sweeps between posts leave the cache cold).

@@ -218,6 +218,14 @@ runtime::signal_row signal_row_at(const global_ptr<Counter>& first, std::size_t 
   return {first.displacement(internal), first.step(internal), length};
 }
 
+/// note_access of a row of `length` signal counters, its global_ptr built by `row_address()`
+/// only while the race checker is on.
+template <class RowAddress>
+void note_row_update(RowAddress row_address, std::size_t length) {
+  if (runtime::race_check::enabled()) [[unlikely]]
+    note_access_slowly(row_address(), length, race_access::update, nullptr, 1);
+}
+
 /// Tells image `image` of `w`, whose row of signal counters is `row`, that this image, signaller
 /// `signaller`, has now signalled `total` times, once every write this image made before is
 /// complete and visible (an event post): a store of its own counter where every image's memory
@@ -231,8 +239,7 @@ void signal_after_writes(runtime::window& w,
                          std::size_t signaller,
                          std::int64_t total,
                          RowAddress row_address) {
-  if (runtime::race_check::enabled()) [[unlikely]]
-    note_access_slowly(row_address(), row.length, race_access::update, nullptr, 1);
+  note_row_update(row_address, row.length);
   runtime::signal_after_writes(w, static_cast<int>(image), row, signaller, total);
 }
 
@@ -243,8 +250,7 @@ template <class RowAddress>
 [[nodiscard]] std::int64_t signals_received(runtime::window& w,
                                             const runtime::signal_row& row,
                                             RowAddress row_address) {
-  if (runtime::race_check::enabled()) [[unlikely]]
-    note_access_slowly(row_address(), row.length, race_access::update, nullptr, 1);
+  note_row_update(row_address, row.length);
   return runtime::signals_received(w, row);
 }
 

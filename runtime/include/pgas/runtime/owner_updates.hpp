@@ -76,6 +76,12 @@ struct store_header {
 };
 static_assert(sizeof(store_header) == 24);
 
+// A signal (runtime/signal.hpp): 1 added to the counter at `disp`.
+struct signal_header {
+  std::uint64_t window_name;
+  std::int64_t disp;
+};
+static_assert(sizeof(signal_header) == 16);
 // Where a round trip's answer lands at the caller.
 template <class T>
 struct answer_slot {
@@ -140,6 +146,13 @@ inline void on_store(std::size_t, std::span<const std::byte> payload) {
   statistics::count(&rma_stats::owner_updates, h.bytes);
 }
 
+// At the owner: a signal (acknowledged as any message).
+inline void on_signal(std::size_t, std::span<const std::byte> payload) {
+  const auto h = read<signal_header>(payload.data());
+  window& w = named(h.window_name, "a signal");
+  ++*static_cast<std::int64_t*>(w.own_memory_for_update(h.disp));
+  statistics::count_many(&rma_stats::owner_updates, 1, sizeof(std::int64_t));
+}
 // At the caller: a round trip's answer.
 template <class T>
 void on_answer(std::size_t, std::span<const std::byte> payload) {
@@ -328,6 +341,20 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
   ::new (static_cast<void*>(at)) detail::store_header{w.name(), static_cast<std::int64_t>(disp),
                                                       bytes};  // in place (messages.hpp: headers)
   std::memcpy(at + sizeof(detail::store_header), from, bytes);
+}
+
+/// Adds 1 to the std::int64_t counter at `disp` on `target` (not this image), by the owner: one
+/// engine message, which the window does not track as it does batches and stores — nothing
+/// but signals reaches a signal's counter, and every sync point (and a window's release, a
+/// quiescent barrier) waits for all of this image's messages anyway. Local; complete at the
+/// next flush of `target` or sync point. The window must owner_applies_updates().
+inline void signal(window& w, int target, MPI_Aint disp) {
+  std::byte* at =
+      messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                        messages::name_of(&detail::on_signal), sizeof(detail::signal_header))
+          .data();
+  ::new (static_cast<void*>(at)) detail::signal_header{
+      w.name(), static_cast<std::int64_t>(disp)};  // in place (messages.hpp: headers)
 }
 
 /// Makes element `offsets[k]` of the `part_elements` elements from `disp` on `target` take `op`

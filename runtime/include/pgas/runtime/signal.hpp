@@ -13,19 +13,16 @@
 // adds to.
 
 #include <pgas/runtime/environment.hpp>
-#include <pgas/runtime/error.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/rma.hpp>
-#include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/sync.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <new>
 #include <span>
 
 namespace pgas::runtime {
@@ -55,25 +52,6 @@ struct signal_row {
   }
 };
 
-namespace detail {
-// A signal to an owner that applies it: the row's first counter, to which it adds 1.
-struct signal_message {
-  std::uint64_t window_name;
-  std::int64_t disp;
-};
-// At the owner: adds the signal to its row.
-inline void on_signal(std::size_t, std::span<const std::byte> payload) {
-  signal_message m;
-  std::memcpy(&m, payload.data(), sizeof m);
-  window* w = window::named(m.window_name);
-  if (w == nullptr)
-    throw usage_error("a signal arrived for an event that no longer exists");
-  auto* count = static_cast<std::int64_t*>(w->own_memory_for_update(m.disp));
-  ++*count;
-  statistics::count(&rma_stats::owner_updates, sizeof *count);
-}
-}  // namespace detail
-
 /// Signals `target`: this process, signaller number `signaller` of `row`, has now signalled
 /// `total` times, one more than at its last call — once every write this process made before
 /// the call is complete (as sync_memory() does): whoever reads the signal sees those writes.
@@ -83,13 +61,7 @@ inline void signal_after_writes(
   if (w.owner_applies_updates() && target != w.rank()) {
     const auto destination = static_cast<std::size_t>(w.world_rank_of(target));
     sync_memory_before_message_to(destination);
-    // A message of its own, not an update batch that the window tracks until the owner
-    // acknowledges it: nothing but signals reaches a row, and every sync point (and a window's
-    // release, a quiescent barrier) waits for all of this image's messages anyway.
-    std::byte* room = messages::reserve(destination, messages::name_of(&detail::on_signal),
-                                        sizeof(detail::signal_message))
-                          .data();
-    ::new (static_cast<void*>(room)) detail::signal_message{w.name(), row.first};  // in place
+    owner_updates::signal(w, target, row.first);
     messages::flush(destination);  // the target may be waiting for it now
     return;
   }
