@@ -36,6 +36,7 @@ class event {
         posted_(runtime::each_signaller_counts_alone(length_, t.num_images()) ? length_ : 0),
         clocks_(t.native()) {
     counts_.window(detail::internal).reached_only_through_owner();
+    runtime::find_own_row(counts_.window(detail::internal), row_);
   }
 
   /// Atomically adds one to image img's count; returns without waiting for img. Local.

@@ -116,38 +116,58 @@ struct context {
   std::uint32_t record = no_ack;  // none yet
 };
 
-struct engine {
+// What this image keeps for one other image (and for itself), in one record: a buffer's send
+// reads most of it, and a post through MPI took a dozen lines of as many vectors, each missed
+// after a row's computation had evicted them (what is written where is in engine::lanes, which
+// reserve()'s inline path reads).
+struct alignas(64) peer {
+  outgoing out;                     // the buffer being filled for it
+  std::size_t unconfirmed = 0;      // credits sent to it by MPI, not reported handled
+  std::size_t unreported = 0;       // credits of its buffers handled here, not yet reported
+  std::size_t outstanding = 0;      // user code's messages to it, unacknowledged
+  std::size_t regardless_upto = 0;  // of `waiting`, buffers owed at once (send_what_credit_allows)
+  std::size_t children = 0;         // messages handlers sent it, unacknowledged
+  // Acknowledgements of user code's messages wait until their sender asks (it waits for them):
+  // a stream needs no message back per buffer, and a reply goes alone (with them, an rpc round
+  // trip on one node took 5-8 % longer: the other run to write and to handle). Of its messages:
+  std::size_t open_from = 0;         // records of its user code's messages not finished here
+  char acks_wanted = 0;              // it asked, and is still owed some
+  char acks_now = 0;                 // acknowledgements of handlers' messages: never held
+  std::deque<waiting_send> waiting;  // full buffers waiting for credit, oldest first
+  std::vector<ack_run> acks_out;     // acknowledgements owed to it
+};
+
+// What a send and a poll read comes first, in few cache lines.
+struct alignas(64) engine {
   MPI_Comm comm = MPI_COMM_NULL;
   std::size_t rank = 0;
   std::size_t size = 1;
   std::size_t buffer_bytes = 0;  // of every buffer, send or receive
-  std::size_t budget = 0;
-  std::size_t buffers_allowed = 0;
-  std::size_t buffers_held = 0;
-  std::vector<outgoing> out;  // by destination
   // Flow control: at most credit_window credits' worth of buffers go by MPI to a destination
-  // before it reports them handled (count_handled says how). The rest wait here, in order, as
-  // the sender's own memory within its budget, so what waits for a busy image in MPI's memory
-  // is bounded whether MPI sends a buffer eagerly (copied out at once) or not. A buffer weighs
-  // the credits its bytes take (credits_for), at least one: MPI keeps an unexpected message in
-  // memory of its size, so a stream of small buffers (a post per row, a round trip's request)
-  // needs a report back as rarely as one of full buffers does for the same bytes.
-  std::size_t credit_bytes = 0;             // what one credit stands for
-  std::size_t credit_window = 0;            // in credits
-  std::size_t credits_worth_a_message = 0;  // reported alone, in an empty message, once this many
+  // before it reports them handled (count_handled says how). The rest wait in its peer record,
+  // in order, as the sender's own memory within its budget, so what waits for a busy image in
+  // MPI's memory is bounded whether MPI sends a buffer eagerly (copied out at once) or not. A
+  // buffer weighs the credits its bytes take (credits_for), at least one: MPI keeps an
+  // unexpected message in memory of its size, so a stream of small buffers (a post per row, a
+  // round trip's request) needs a report back as rarely as one of full buffers does for the
+  // same bytes.
+  std::size_t credit_bytes = 0;   // what one credit stands for
+  std::size_t credit_window = 0;  // in credits
   std::size_t largest_tag = 0;
-  MPI_Comm credit_comm = MPI_COMM_NULL;  // for reports alone
-  // For stop()'s collectives: none may run on a communicator with receives of any tag posted
-  // (MPICH's nonblocking collectives at one image matched them and never completed).
-  MPI_Comm ending_comm = MPI_COMM_NULL;
-  MPI_Request credit_request = MPI_REQUEST_NULL;
-  std::vector<std::size_t> unconfirmed_to;  // credits sent by MPI, not reported handled, by dest.
-  std::vector<std::deque<waiting_send>> waiting_for_credit;  // by destination, oldest first
-  std::size_t buffers_waiting = 0;                           // in all of them
-  std::vector<std::size_t> unreported_from;  // credits handled, not yet reported, by source
-  std::vector<unsigned long long> credit_messages_to;    // empty messages sent, by destination
-  std::vector<unsigned long long> credit_messages_from;  // and received, by source
-  std::vector<fast_path::lane> lanes;                    // by destination: what is written where
+  unsigned progressing = 0;             // calls of progress on the stack
+  bool in_wait_step = false;            // progress_step() is running (innermost progress)
+  bool stopping = false;                // stop() has begun: every receive posted at once
+  bool only_rings = false;              // every other image is reached by a ring
+  context current;                      // of the handler running, if any
+  std::size_t to_self_through_mpi = 0;  // buffers to itself that MPI has not delivered
+  std::size_t buffers_waiting = 0;      // in every peer's `waiting`
+  std::size_t delivered_here = 0;       // of `arrived`, buffers to itself not yet started
+  // Between images of one node: every buffer to the other goes through their ring
+  // (message_rings.hpp), none through MPI, so one pair's buffers keep one order; a pair's window
+  // of unhandled buffers is its ring's slots. Null when no other image of this node is reached so.
+  std::unique_ptr<rings> ring;
+  std::vector<fast_path::lane> lanes;  // by destination: what is written where
+  std::vector<peer> peers;             // by image
   std::vector<buffer> spare;
   std::vector<MPI_Request> in_flight;
   std::vector<buffer> in_flight_data;
@@ -156,50 +176,41 @@ struct engine {
   // to itself (deliver_here), added as needed. A deque, so that a slot added leaves the others
   // where they are (a handler up the stack still reads its buffer).
   std::deque<receive> receives;
-  std::vector<std::size_t> free_slots;         // slots past the posted ones, given back
-  std::deque<std::size_t> posted;              // receives in the order MPI matches them
-  std::vector<std::size_t> to_post_again;      // receives a wait's step handled (handle_from)
-  bool in_wait_step = false;                   // progress_step() is running (innermost progress)
-  bool stopping = false;                       // stop() has begun: every receive posted at once
-  std::vector<std::size_t> arrived;            // buffers not yet handled, in arrival order
-  std::size_t delivered_here = 0;              // of them, buffers to itself not yet started
-  std::size_t own_buffers_allowed = 0;         // what the budget spares for them (start)
-  std::size_t to_self_through_mpi = 0;         // buffers to itself that MPI has not delivered
-  std::vector<std::vector<ack_run>> acks_out;  // by destination
-  std::vector<std::size_t> acks_waiting;       // destinations with acks_out non-empty
-  std::vector<std::size_t> acks_spare;         // send_acks's other list
-  std::vector<ack_run> ack_list_spare;         // an empty list with room, for acks_out
+  std::deque<std::size_t> posted;          // receives in the order MPI matches them
+  std::vector<std::size_t> to_post_again;  // receives a wait's step handled (handle_from)
+  std::vector<std::size_t> arrived;        // buffers not yet handled, in arrival order
+  std::vector<std::size_t> acks_waiting;   // images whose acks_out is not empty
+  std::size_t outstanding = 0;             // messages from user code, unacknowledged
+  std::uint64_t last_name = 0;             // the last handler looked up, and where it is here
+  handler last_handler = nullptr;
+  // The rest is read less often.
+  std::size_t budget = 0;
+  std::size_t buffers_allowed = 0;
+  std::size_t buffers_held = 0;
+  std::size_t credits_worth_a_message = 0;  // reported alone, in an empty message, once this many
+  MPI_Comm credit_comm = MPI_COMM_NULL;     // for reports alone
+  // For stop()'s collectives: none may run on a communicator with receives of any tag posted
+  // (MPICH's nonblocking collectives at one image matched them and never completed).
+  MPI_Comm ending_comm = MPI_COMM_NULL;
+  MPI_Request credit_request = MPI_REQUEST_NULL;
+  std::vector<unsigned long long> credit_messages_to;    // empty messages sent, by destination
+  std::vector<unsigned long long> credit_messages_from;  // and received, by source
+  std::vector<std::size_t> free_slots;                   // slots past the posted ones, given back
+  std::size_t own_buffers_allowed = 0;  // what the budget spares for buffers to itself (start)
+  std::vector<std::size_t> acks_spare;  // send_acks's other list
+  std::vector<ack_run> ack_list_spare;  // an empty list with room, for acks_out
   std::vector<record> records;
   std::vector<std::uint32_t> free_records;
-  std::size_t outstanding = 0;              // messages from user code, unacknowledged
-  std::vector<std::size_t> outstanding_to;  // the same, by destination
-  std::vector<std::size_t> children_to;  // messages handlers sent, unacknowledged, by destination
-  // Acknowledgements of user code's messages wait until their sender asks (it waits for them):
-  // a stream needs no message back per buffer, and a reply goes alone (with them, an rpc round
-  // trip on one node took 5-8 % longer: the other run to write and to handle). By source:
-  std::vector<char> acks_wanted;       // it asked, and is still owed some
-  std::vector<char> acks_now;          // acknowledgements of handlers' messages: never held
-  std::vector<std::size_t> open_from;  // records of its user code's messages not finished
-  context current;                     // of the handler running, if any
-  // Between images of one node: every buffer to the other goes through their ring
-  // (message_rings.hpp), none through MPI, so one pair's buffers keep one order; a pair's window
-  // of unhandled buffers is its ring's slots. Null when no other image of this node is reached so.
-  std::unique_ptr<rings> ring;
-  std::size_t ring_buffers = 0;              // slots of the rings others write into here
-  bool only_rings = false;                   // every other image is reached by a ring
-  std::size_t ring_held = 0;                 // own slots holding buffers copied from rings
-  std::size_t ring_unstarted = 0;            // of them, buffers no handler has begun
-  std::vector<buffer> copies_spare;          // whole copies out of rings, kept (room_for_ring_copy)
-  std::size_t copy_bytes = 0;                // held by copies out of rings, kept ones too
-  std::size_t copy_bytes_peak = 0;           // the most they have held at once
-  std::size_t next_ring = 0;                 // the ring member whose ring is read first
-  std::vector<std::size_t> regardless_upto;  // by destination: waiting buffers owed at once
-  unsigned polls_without_mpi = 0;            // ring polls since the last MPI_Test
-  unsigned progressing = 0;                  // calls of progress on the stack
+  std::size_t ring_buffers = 0;      // slots of the rings others write into here
+  std::size_t ring_held = 0;         // own slots holding buffers copied from rings
+  std::size_t ring_unstarted = 0;    // of them, buffers no handler has begun
+  std::vector<buffer> copies_spare;  // whole copies out of rings, kept (room_for_ring_copy)
+  std::size_t copy_bytes = 0;        // held by copies out of rings, kept ones too
+  std::size_t copy_bytes_peak = 0;   // the most they have held at once
+  std::size_t next_ring = 0;         // the ring member whose ring is read first
+  unsigned polls_without_mpi = 0;    // ring polls since the last MPI_Test
   std::uint64_t ack_name = 0;
   std::uint64_t ask_name = 0;
-  std::uint64_t last_name = 0;  // the last handler looked up, and where it is here
-  handler last_handler = nullptr;
 };
 
 engine* live = nullptr;
@@ -284,7 +295,7 @@ void close_run(engine& e, std::size_t destination) noexcept {
   }
   if (l.last_token == root_token) {
     e.outstanding += l.last_count;
-    e.outstanding_to[destination] += l.last_count;
+    e.peers[destination].outstanding += l.last_count;
   }
   l.count_at = nullptr;
   l.last_handler = 0;  // closed: nothing joins it
@@ -350,8 +361,8 @@ void send_by_mpi(engine& e, std::size_t destination, buffer data, std::size_t by
 // The credits of buffers from `destination` handled here and not yet reported, as a tag: they
 // are reported now.
 int take_unreported(engine& e, std::size_t destination) {
-  const std::size_t credits = std::min(e.unreported_from[destination], e.largest_tag);
-  e.unreported_from[destination] -= credits;
+  const std::size_t credits = std::min(e.peers[destination].unreported, e.largest_tag);
+  e.peers[destination].unreported -= credits;
   return static_cast<int>(credits);
 }
 
@@ -378,7 +389,7 @@ int take_unreported(engine& e, std::size_t destination) {
     return e.ring->slot_free(destination) &&
            (regardless || e.ring->unhandled(destination) < ring_slots_per_pair);
   }
-  return regardless || e.unconfirmed_to[destination] + credits_for(e, bytes) <= e.credit_window;
+  return regardless || e.peers[destination].unconfirmed + credits_for(e, bytes) <= e.credit_window;
 }
 
 // Hands a buffer to its transport (may_send said it may go): a ring copies it, and it is a
@@ -389,7 +400,7 @@ void transmit(engine& e, std::size_t destination, buffer data, std::size_t bytes
     e.spare.push_back(std::move(data));
     return;
   }
-  e.unconfirmed_to[destination] += credits_for(e, bytes);
+  e.peers[destination].unconfirmed += credits_for(e, bytes);
   send_by_mpi(e, destination, std::move(data), bytes, take_unreported(e, destination));
 }
 
@@ -399,17 +410,17 @@ void transmit(engine& e, std::size_t destination, buffer data, std::size_t bytes
 // of the buffer it handles, and images that all did would wait for each other; what progress
 // sends is bounded by what it handles, and what waits here by the budget.
 void send_what_credit_allows(engine& e, std::size_t destination, bool regardless) {
-  auto& waiting = e.waiting_for_credit[destination];
+  auto& waiting = e.peers[destination].waiting;
   // What may go regardless stays owed until it has gone (a full ring holds it back meanwhile).
   if (regardless)
-    e.regardless_upto[destination] = waiting.size();
-  while (!waiting.empty() &&
-         may_send(e, destination, waiting.front().bytes, e.regardless_upto[destination] > 0)) {
+    e.peers[destination].regardless_upto = waiting.size();
+  while (!waiting.empty() && may_send(e, destination, waiting.front().bytes,
+                                      e.peers[destination].regardless_upto > 0)) {
     waiting_send w = std::move(waiting.front());
     waiting.pop_front();
     --e.buffers_waiting;
-    if (e.regardless_upto[destination] > 0)
-      --e.regardless_upto[destination];
+    if (e.peers[destination].regardless_upto > 0)
+      --e.peers[destination].regardless_upto;
     transmit(e, destination, std::move(w.data), w.bytes);
   }
 }
@@ -420,7 +431,7 @@ void send_what_rings_allow(engine& e) {
   if (e.ring == nullptr || e.buffers_waiting == 0)
     return;
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (d != e.rank && !e.waiting_for_credit[d].empty())
+    if (d != e.rank && !e.peers[d].waiting.empty())
       send_what_credit_allows(e, d, false);
   }
 }
@@ -433,15 +444,15 @@ void send_what_rings_allow(engine& e) {
 // its destination; that image then sends regardless of the window (send_what_credit_allows),
 // so it waits for no report.
 void count_handled(engine& e, std::size_t source, std::size_t bytes) {
-  e.unreported_from[source] += credits_for(e, bytes);
-  if (e.unreported_from[source] < e.credits_worth_a_message)
+  e.peers[source].unreported += credits_for(e, bytes);
+  if (e.peers[source].unreported < e.credits_worth_a_message)
     return;
   ++e.credit_messages_to[source];
   send_by_mpi(e, source, nullptr, 0, take_unreported(e, source));
 }
 
 void send_buffer(engine& e, std::size_t destination) {
-  outgoing& o = e.out[destination];
+  outgoing& o = e.peers[destination].out;
   fast_path::lane& l = e.lanes[destination];
   if (l.used == 0)
     return;
@@ -465,7 +476,7 @@ void send_buffer(engine& e, std::size_t destination) {
   l = fast_path::lane{};
   o.urgent = false;
   const bool regardless = e.progressing > 0;
-  auto& waiting = e.waiting_for_credit[destination];
+  auto& waiting = e.peers[destination].waiting;
   if (waiting.empty() && may_send(e, destination, bytes, regardless)) {
     // Nothing ahead of it, and credit for it: straight on, not through the queue.
     transmit(e, destination, std::move(o.owned), bytes);
@@ -530,7 +541,7 @@ std::span<std::byte> reserve_with_token(engine& e,
     fast_path::lane& l = e.lanes[destination];
     if (fast_path::joins_last_run(l, name, bytes, token, flags)) {
       if (token != root_token)
-        e.out[destination].urgent = true;
+        e.peers[destination].out.urgent = true;
       return fast_path::join_last_run(l, bytes, flags);
     }
   }
@@ -547,7 +558,7 @@ std::span<std::byte> reserve_with_token(engine& e,
     if (e.lanes[destination].data == nullptr) {
       e.lanes[destination].data = b.get();
       e.lanes[destination].room = e.buffer_bytes;
-      e.out[destination].owned = std::move(b);
+      e.peers[destination].out.owned = std::move(b);
     } else {
       e.spare.push_back(std::move(b));
     }
@@ -569,14 +580,14 @@ std::span<std::byte> reserve_with_token(engine& e,
   std::byte* message = l.data + l.run_start;
   l.used += need;
   if (token != root_token)
-    e.out[destination].urgent = true;
+    e.peers[destination].out.urgent = true;
   return fast_path::message_room(message, bytes, flags);
 }
 
 void acknowledge(engine& e, std::size_t source, std::uint32_t token, std::uint32_t count = 1) {
   if (token != root_token)
-    e.acks_now[source] = 1;
-  auto& list = e.acks_out[source];
+    e.peers[source].acks_now = 1;
+  auto& list = e.peers[source].acks_out;
   if (list.empty())
     e.acks_waiting.push_back(source);
   if (!list.empty() && list.back().token == token && list.back().count <= UINT32_MAX - count) {
@@ -590,7 +601,7 @@ void finish_record(engine& e, std::uint32_t index) {
   const record r = e.records[index];
   e.free_records.push_back(index);
   if (r.token == root_token)
-    --e.open_from[r.source];
+    --e.peers[r.source].open_from;
   acknowledge(e, r.source, r.token, r.messages);
 }
 
@@ -602,10 +613,10 @@ void on_ack(std::size_t source, std::span<const std::byte> payload) {
     std::memcpy(&run, payload.data() + at, sizeof run);
     if (run.token == root_token) {
       e.outstanding -= run.count;
-      e.outstanding_to[source] -= run.count;
+      e.peers[source].outstanding -= run.count;
       continue;
     }
-    e.children_to[source] -= run.count;
+    e.peers[source].children -= run.count;
     record& r = e.records[run.token - 1];
     r.children -= run.count;
     if (r.children == 0 && !r.running)
@@ -617,8 +628,9 @@ void on_ack(std::size_t source, std::span<const std::byte> payload) {
 void send_acks(engine& e) {
   // Every progress comes here: one that would only hold the held ones again (a stream's
   // acknowledgements, nobody asking for them yet) leaves the lists as they are.
-  if (std::none_of(e.acks_waiting.begin(), e.acks_waiting.end(),
-                   [&](std::size_t to) { return e.acks_wanted[to] != 0 || e.acks_now[to] != 0; })) {
+  if (std::none_of(e.acks_waiting.begin(), e.acks_waiting.end(), [&](std::size_t to) {
+        return e.peers[to].acks_wanted != 0 || e.peers[to].acks_now != 0;
+      })) {
     return;
   }
   // Sending may make progress, which may acknowledge more: work on the list as it is now (a
@@ -628,7 +640,7 @@ void send_acks(engine& e) {
   e.acks_waiting.swap(e.acks_spare);
   e.acks_waiting.clear();
   for (const std::size_t to : waiting) {
-    if (e.acks_wanted[to] == 0 && e.acks_now[to] == 0) {
+    if (e.peers[to].acks_wanted == 0 && e.peers[to].acks_now == 0) {
       e.acks_waiting.push_back(to);  // held: nobody waits for them yet
       continue;
     }
@@ -636,16 +648,16 @@ void send_acks(engine& e) {
     // acknowledgement sent.
     std::vector<ack_run> list;
     list.swap(e.ack_list_spare);
-    list.swap(e.acks_out[to]);
-    e.acks_now[to] = 0;
-    if (e.open_from[to] == 0)
-      e.acks_wanted[to] = 0;  // it is owed nothing more
+    list.swap(e.peers[to].acks_out);
+    e.peers[to].acks_now = 0;
+    if (e.peers[to].open_from == 0)
+      e.peers[to].acks_wanted = 0;  // it is owed nothing more
     const std::size_t per_message = (e.buffer_bytes - sizeof(header)) / sizeof(ack_run);
     for (std::size_t first = 0; first < list.size(); first += per_message) {
       const std::size_t n = std::min(per_message, list.size() - first);
       auto room = reserve_with_token(e, to, e.ack_name, n * sizeof(ack_run), no_ack);
       std::memcpy(room.data(), list.data() + first, n * sizeof(ack_run));
-      e.out[to].urgent = true;
+      e.peers[to].out.urgent = true;
     }
     list.clear();
     if (e.ack_list_spare.capacity() < list.capacity())
@@ -659,15 +671,15 @@ void send_acks(engine& e) {
 // The built-in handler of a request for acknowledgements: its sender waits for them.
 void on_ask(std::size_t source, std::span<const std::byte>) {
   engine& e = *live;
-  if (!e.acks_out[source].empty() || e.open_from[source] > 0)
-    e.acks_wanted[source] = 1;
+  if (!e.peers[source].acks_out.empty() || e.peers[source].open_from > 0)
+    e.peers[source].acks_wanted = 1;
 }
 
 // Sends what is queued for `destination` now, with a request for the acknowledgements it holds
 // of this image's messages when it is owed any (in the same buffer: one message, not two).
 void send_asking_for_acks(engine& e, std::size_t destination) {
   close_run(e, destination);  // its messages are counted now
-  if (e.outstanding_to[destination] > 0) {
+  if (e.peers[destination].outstanding > 0) {
     auto room = reserve_with_token(e, destination, e.ask_name, alignment, no_ack);
     std::memset(room.data(), 0, room.size());
   }
@@ -777,7 +789,7 @@ void continue_buffer(engine& e, std::size_t slot) {
 void send_urgent(engine& e) {
   send_acks(e);
   for (std::size_t d = 0; d < e.size; ++d) {
-    if (e.out[d].urgent)
+    if (e.peers[d].out.urgent)
       send_buffer(e, d);
   }
 }
@@ -843,7 +855,7 @@ void handle_from(engine& e, std::size_t source) {
 
 // `source` reports `credits` of this image's buffers handled.
 void take_credits(engine& e, std::size_t source, int credits) {
-  e.unconfirmed_to[source] -= static_cast<std::size_t>(credits);
+  e.peers[source].unconfirmed -= static_cast<std::size_t>(credits);
   if (credits > 0)
     send_what_credit_allows(e, source, false);
 }
@@ -973,7 +985,7 @@ std::uint32_t record_of_current(engine& e) {
   }
   e.records[index] = record{e.current.source, e.current.token, 0, true};
   if (e.current.token == root_token)
-    ++e.open_from[e.current.source];
+    ++e.peers[e.current.source].open_from;
   e.current.record = index;
   return index;
 }
@@ -1002,7 +1014,7 @@ std::span<std::byte> reserve_slowly(std::size_t destination,
   const std::uint32_t index = record_of_current(e);
   auto room = reserve_with_token(e, destination, handler_name, bytes, index + 1, flags);
   ++e.records[index].children;
-  ++e.children_to[destination];
+  ++e.peers[destination].children;
   return room;
 }
 
@@ -1011,7 +1023,7 @@ std::span<std::byte> reserve_reply(std::size_t destination,
                                    std::size_t bytes) {
   engine& e = the_engine("sending a reply");
   auto room = reserve_with_token(e, destination, handler_name, bytes, no_ack);
-  e.out[destination].urgent = true;
+  e.peers[destination].out.urgent = true;
   return room;
 }
 
@@ -1073,7 +1085,7 @@ namespace {
 // has one), or messages not yet acknowledged. A sync point asks this of every destination, so
 // the test is inline and the calls go only where there is work.
 [[nodiscard]] bool awaits_acks(const engine& e, std::size_t destination) noexcept {
-  return e.lanes[destination].used != 0 || e.outstanding_to[destination] != 0;
+  return e.lanes[destination].used != 0 || e.peers[destination].outstanding != 0;
 }
 }  // namespace
 
@@ -1092,8 +1104,9 @@ void quiesce_except(std::size_t destination) {
     if (d != destination && awaits_acks(e, d))
       send_asking_for_acks(e, d);
   }
-  progress_until(
-      [&] { return e.outstanding == (destination < e.size ? e.outstanding_to[destination] : 0); });
+  progress_until([&] {
+    return e.outstanding == (destination < e.size ? e.peers[destination].outstanding : 0);
+  });
 }
 
 void await_handled(std::span<const std::size_t> destinations) {
@@ -1104,7 +1117,7 @@ void await_handled(std::span<const std::size_t> destinations) {
   }
   progress_until([&] {
     for (const std::size_t d : destinations) {
-      if (d < e.size && (e.outstanding_to[d] > 0 || e.children_to[d] > 0))
+      if (d < e.size && (e.peers[d].outstanding > 0 || e.peers[d].children > 0))
         return false;
     }
     return true;
@@ -1199,12 +1212,10 @@ std::size_t bytes_unconfirmed(std::size_t destination) noexcept {
     return 0;
   if (by_ring(*live, destination))
     return static_cast<std::size_t>(live->ring->unhandled(destination)) * live->buffer_bytes;
-  return live->unconfirmed_to[destination] * live->credit_bytes;
+  return live->peers[destination].unconfirmed * live->credit_bytes;
 }
 std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept {
-  return live == nullptr || destination >= live->size
-             ? 0
-             : live->waiting_for_credit[destination].size();
+  return live == nullptr || destination >= live->size ? 0 : live->peers[destination].waiting.size();
 }
 std::size_t buffer_bytes() noexcept {
   return live == nullptr ? 0 : live->buffer_bytes;
@@ -1290,20 +1301,10 @@ void start(MPI_Comm world, const std::vector<bool>& ring_members) {
   check(MPI_Comm_dup(e->comm, &e->credit_comm), "MPI_Comm_dup");
   check(MPI_Comm_dup(e->comm, &e->ending_comm), "MPI_Comm_dup");
   post_report_receive(*e);
-  e->unconfirmed_to.resize(e->size);
-  e->waiting_for_credit.resize(e->size);
-  e->unreported_from.resize(e->size);
   e->credit_messages_to.resize(e->size);
   e->credit_messages_from.resize(e->size);
-  e->out.resize(e->size);
   e->lanes.resize(e->size);
-  e->outstanding_to.resize(e->size);
-  e->children_to.resize(e->size);
-  e->acks_wanted.resize(e->size);
-  e->acks_now.resize(e->size);
-  e->open_from.resize(e->size);
-  e->acks_out.resize(e->size);
-  e->regardless_upto.resize(e->size);
+  e->peers.resize(e->size);
   e->ack_name = name_of(&on_ack);
   e->ask_name = name_of(&on_ask);
   e->receives.resize(posted_receives);

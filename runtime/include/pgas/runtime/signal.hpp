@@ -47,6 +47,13 @@ struct signal_row {
   MPI_Aint first = 0;      // the first counter's displacement
   MPI_Aint step = 1;       // displacement units from one counter to the next
   std::size_t length = 1;  // counters, as signal_row_length gave
+  // This process's own row where nothing but this process changes it through MPI — the owner
+  // applies the signals (its handlers add to it) or they come in place — found once by
+  // find_own_row: a wait then reads its counters with no window looked up at each poll (a
+  // wait's window queries missed the cache, one each, after a row's computation). Null
+  // elsewhere.
+  std::int64_t* own = nullptr;
+  bool added_by_handlers = false;  // the owner applies them: a read alone makes progress first
   [[nodiscard]] MPI_Aint counter(std::size_t k) const noexcept {
     return first + static_cast<MPI_Aint>(k) * step;
   }
@@ -84,17 +91,29 @@ inline void signal_after_writes(
   (void)fetch_and_op(w, std::int64_t{1}, target, row.first, reduce_op::sum);  // done on return
 }
 
-/// How many signals this process's `row` has received in all. What the signallers wrote before
-/// the signals read is visible to this process's loads after it where they came in place;
-/// elsewhere the caller orders its memory (the sync points' way). Local.
-[[nodiscard]] inline std::int64_t signals_received(window& w, const signal_row& row) {
-  if (!w.updates_in_place())
-    return fetch_and_op(w, std::int64_t{0}, w.rank(), row.first, reduce_op::no_op);
-  auto* counts = static_cast<std::int64_t*>(
+/// Sets row.own (this process's copy of `row` of `w`) where signals reach it without MPI's
+/// atomics. Call once, with the window in its passive epoch for good. Local.
+inline void find_own_row(window& w, signal_row& row) {
+  const bool in_place = w.updates_in_place();
+  if (!in_place && !w.owner_applies_updates())
+    return;
+  row.own = static_cast<std::int64_t*>(
       w.own_memory_for_update(row.first, row.length * sizeof(std::int64_t)));
+  row.added_by_handlers = !in_place;
+}
+
+/// How many signals this process's `row` has received in all: where the owner applies them,
+/// once those that have arrived are applied. What the signallers wrote before the signals read
+/// is visible to this process's loads after it where they came in place; elsewhere the caller
+/// orders its memory (the sync points' way). Local.
+[[nodiscard]] inline std::int64_t signals_received(window& w, const signal_row& row) {
+  if (row.own == nullptr)
+    return fetch_and_op(w, std::int64_t{0}, w.rank(), row.first, reduce_op::no_op);
+  if (row.added_by_handlers)
+    (void)messages::progress();
   std::int64_t sum = 0;
   for (std::size_t k = 0; k < row.length; ++k)
-    sum += std::atomic_ref<std::int64_t>(counts[k]).load(std::memory_order_acquire);
+    sum += std::atomic_ref<std::int64_t>(row.own[k]).load(std::memory_order_acquire);
   return sum;
 }
 
