@@ -117,9 +117,10 @@ struct context {
 };
 
 // What this image keeps for one other image (and for itself), in one record: a buffer's send
-// reads most of it, and a post through MPI took a dozen lines of as many vectors, each missed
-// after a row's computation had evicted them (what is written where is in engine::lanes, which
-// reserve()'s inline path reads).
+// reads its first two cache lines, where a dozen vectors by image had a line each. (A scratch
+// pipeline of posts through MPI, its cache cold after each row, ran no faster for it: the
+// post's misses are elsewhere.) What is written where is in engine::lanes, which reserve()'s
+// inline path reads.
 struct alignas(64) peer {
   outgoing out;                     // the buffer being filled for it
   std::size_t unconfirmed = 0;      // credits sent to it by MPI, not reported handled
