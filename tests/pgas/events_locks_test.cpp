@@ -154,6 +154,24 @@ TEST(Event, wait_for_several_takes_them_all_and_query_does_not_block) {
   pgas::sync_all();
 }
 
+// query() alone sees others' posts: where the owner applies them (PGAS_SHARED_MEMORY=0, between
+// nodes) it must run the handlers that bring them, since nothing else here makes progress. A
+// query that only read memory would spin here for ever (CTest's timeout reports it).
+TEST(Event, query_alone_sees_the_posts_of_other_images) {
+  pgas::event ev;
+  if (me() != 0) {
+    ev.post(0);
+  } else if (images() > 1) {
+    const auto others = static_cast<std::int64_t>(images() - 1);
+    while (ev.query() < others) {
+    }
+    EXPECT_EQ(ev.query(), others);
+    ev.wait(others);
+    EXPECT_EQ(ev.query(), 0);
+  }
+  pgas::sync_all();
+}
+
 TEST(Lock, plain_get_and_put_inside_the_lock_lose_no_increment) {
   pgas::lock_type lk;
   pgas::array<long> counters(2);  // both on image 0 when there is one image, else spread
