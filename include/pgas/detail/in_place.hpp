@@ -96,6 +96,25 @@ class in_place_combiner {
   std::size_t added_ = 0;
 };
 
+/// Calls body(address) once, with address(i) giving where element i (< size, checked already)
+/// lives in this process's memory. For locked_elements with every part mapped, from the
+/// distribution (by value, in registers) and the parts' addresses, not through a global pointer
+/// per element (bench_gups's aggregator on one node ran about 5 % faster without them).
+template <class Elements, class Body>
+void with_mapped_addresses(Elements& elements, Body&& body) {
+  if constexpr (requires {
+                  elements.distribution();
+                  elements.mapped();
+                }) {
+    if (!elements.mapped().empty()) {
+      body([dist = elements.distribution(), parts = elements.mapped().data()](
+               std::size_t i) noexcept { return parts[dist.owner(i)] + dist.local_offset(i); });
+      return;
+    }
+  }
+  body([&elements](std::size_t i) { return elements.element(i).local(); });
+}
+
 /// Applies `elements[i_u] op= value(u)` for the u-th index i_u of `indices` (any range of
 /// integers, checked already), in place. `elements`: a container or its locked_elements, whose
 /// in-place updates have begun (locality.hpp).
@@ -108,9 +127,11 @@ void combine_in_place(Elements& elements,
   runtime::require_op_defined<T>(op);
   typename in_place_combiner<T>::ring ring;
   in_place_combiner<T> combiner(op, ring);
-  std::size_t u = 0;
-  for (const auto i : indices)
-    combiner.add(elements.element(static_cast<std::size_t>(i)).local(), static_cast<T>(value(u++)));
+  with_mapped_addresses(elements, [&](auto address) {
+    std::size_t u = 0;
+    for (const auto i : indices)
+      combiner.add(address(static_cast<std::size_t>(i)), static_cast<T>(value(u++)));
+  });
   combiner.finish();
 }
 
@@ -153,11 +174,13 @@ void combine_same_value_in_place(Elements& elements,
   typename in_place_combiner<T>::ring ring;
   in_place_combiner<T> combiner(op, ring);
   const std::size_t first = blocks * part / parts;
-  for (std::size_t k = 0; k < blocks; ++k) {
-    const std::size_t b = (first + k) % blocks;
-    for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u)
-      combiner.add(elements.element(sorted[u]).local(), value);
-  }
+  with_mapped_addresses(elements, [&](auto address) {
+    for (std::size_t k = 0; k < blocks; ++k) {
+      const std::size_t b = (first + k) % blocks;
+      for (std::size_t u = b == 0 ? 0 : end[b - 1]; u < end[b]; ++u)
+        combiner.add(address(sorted[u]), value);
+    }
+  });
   combiner.finish();
 }
 
