@@ -60,7 +60,10 @@ class event {
     if (n < 1)
       throw usage_error("pgas::event::wait: the count waited for must be at least 1, got " +
                         std::to_string(n));
-    runtime::messages::progress_until([&] { return query() >= n; });
+    // Enough posts handled already (a poster running ahead, whose messages an earlier wait
+    // handled together) return with no call to MPI; otherwise each read runs the handlers.
+    if (received(runtime::arrived_signals::as_added) < n)
+      runtime::messages::progress_until([&] { return query() >= n; });
     taken_ += n;
     clocks_.receive(static_cast<int>(counts_.team().rank()));
     // The posters' writes completed before their posts; this orders this image's later loads.
@@ -68,12 +71,16 @@ class event {
   }
   /// This image's count now, without waiting. Local.
   [[nodiscard]] std::int64_t query() const {
-    return detail::signals_received(counts_.window(detail::internal), row_,
-                                    [&] { return counts_(counts_.team().rank())[0].address(); }) -
-           taken_;
+    return received(runtime::arrived_signals::handled_first);
   }
 
  private:
+  [[nodiscard]] std::int64_t received(runtime::arrived_signals arrived) const {
+    return detail::signals_received(
+               counts_.window(detail::internal), row_,
+               [&] { return counts_(counts_.team().rank())[0].address(); }, arrived) -
+           taken_;
+  }
   // Every post ever made to this image, which only posters change: a wait takes its n off in
   // taken_, here, instead of a read-modify-write of the counts the posters update. On one node
   // each poster has a count of its own here (runtime/signal.hpp), elsewhere all share one.

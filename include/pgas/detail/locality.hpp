@@ -247,11 +247,13 @@ void signal_after_writes(runtime::window& w,
 /// in all; the signallers' writes before them are visible to this image's loads once the caller
 /// has also synced its window memory. Local.
 template <class RowAddress>
-[[nodiscard]] std::int64_t signals_received(runtime::window& w,
-                                            const runtime::signal_row& row,
-                                            RowAddress row_address) {
+[[nodiscard]] std::int64_t signals_received(
+    runtime::window& w,
+    const runtime::signal_row& row,
+    RowAddress row_address,
+    runtime::arrived_signals arrived = runtime::arrived_signals::handled_first) {
   note_row_update(row_address, row.length);
-  return runtime::signals_received(w, row);
+  return runtime::signals_received(w, row, arrived);
 }
 
 /// Writes `in` to consecutive elements of p's owner, starting at p. Returns once `in` may be

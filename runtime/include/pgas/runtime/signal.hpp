@@ -102,14 +102,25 @@ inline void find_own_row(window& w, signal_row& row) {
   row.added_by_handlers = !in_place;
 }
 
+/// Where the owner applies signals (its handlers add them): whether a read of its row first
+/// runs the handlers of every message that has arrived (a query, which sees them so), or reads
+/// what they have added so far (a wait's first look). Why a wait looks first: progress, having
+/// run the handlers, tests for one more message, and between hosts over TCP a test that finds
+/// none polls every socket, a system call. Where the poster runs ahead, one wait's progress
+/// handles many posts, and the waits after it need no call to MPI, as MPI_Recv of a message
+/// already read needs none (strace of a scratch pipeline between the two hosts: one poll per
+/// wait before, one per 60 messages for MPI_Recv).
+enum class arrived_signals { handled_first, as_added };
+
 /// How many signals this process's `row` has received in all: where the owner applies them,
-/// once those that have arrived are applied. What the signallers wrote before the signals read
-/// is visible to this process's loads after it where they came in place; elsewhere the caller
-/// orders its memory (the sync points' way). Local.
-[[nodiscard]] inline std::int64_t signals_received(window& w, const signal_row& row) {
+/// those added by the handlers that `arrived` says. What the signallers wrote before the
+/// signals read is visible to this process's loads after it where they came in place;
+/// elsewhere the caller orders its memory (the sync points' way). Local.
+[[nodiscard]] inline std::int64_t signals_received(
+    window& w, const signal_row& row, arrived_signals arrived = arrived_signals::handled_first) {
   if (row.own == nullptr)
     return fetch_and_op(w, std::int64_t{0}, w.rank(), row.first, reduce_op::no_op);
-  if (row.added_by_handlers)
+  if (row.added_by_handlers && arrived == arrived_signals::handled_first)
     (void)messages::progress();
   std::int64_t sum = 0;
   for (std::size_t k = 0; k < row.length; ++k)
