@@ -194,9 +194,11 @@ struct alignas(64) engine {
   // (MPICH's nonblocking collectives at one image matched them and never completed).
   MPI_Comm ending_comm = MPI_COMM_NULL;
   MPI_Request credit_request = MPI_REQUEST_NULL;
-  std::vector<unsigned long long> credit_messages_to;    // empty messages sent, by destination
-  std::vector<unsigned long long> credit_messages_from;  // and received, by source
-  std::vector<std::size_t> free_slots;                   // slots past the posted ones, given back
+  // Empty messages (reports alone) sent, by destination, and received, by source: arrays apart
+  // from the peer records, because stop() hands them to MPI_Ialltoall as they are.
+  std::vector<unsigned long long> credit_messages_to;
+  std::vector<unsigned long long> credit_messages_from;
+  std::vector<std::size_t> free_slots;  // slots past the posted ones, given back
   std::size_t own_buffers_allowed = 0;  // what the budget spares for buffers to itself (start)
   std::vector<std::size_t> acks_spare;  // send_acks's other list
   std::vector<ack_run> ack_list_spare;  // an empty list with room, for acks_out
