@@ -27,10 +27,11 @@ namespace pgas {
 /// accumulates. Holds at most `capacity` updates on this image; when full it sends each owner
 /// its share at once, so memory and look-ahead stay bounded: capacity 1024 is HPCC
 /// RandomAccess's look-ahead rule. How the share travels is the one decision of
-/// detail::accumulate_scattered (locality.hpp): where every image shares the container's memory
-/// (one node) this image applies it, one processor atomic each; where owners apply updates (no
-/// shared memory) it goes as one message the owner applies with plain stores; otherwise as one
-/// MPI_Accumulate per owner, duplicates combined first. Not collective: images add
+/// detail::accumulate_scattered (locality.hpp): where the message engine runs it goes as one
+/// message the owner applies with plain stores (on one node too, for element types the
+/// processor updates atomically: there the owner uses processor atomics once any image updates
+/// the container in place); otherwise as one MPI_Accumulate per owner, duplicates combined
+/// first. Not collective: images add
 /// different numbers of updates and flush at different times. Every update added before a sync
 /// point (sync_all, sync_images, sync_memory) is complete after it: a sync point sends every
 /// live aggregator's updates first, and so does the destruction of any container. The
@@ -113,7 +114,8 @@ class aggregator {
       std::vector<value_type> sending_values;
       sending_indices.swap(indices);
       sending_values.swap(values);
-      detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares);
+      detail::accumulate_scattered(elements, sending_indices, sending_values, op, shares,
+                                   detail::updates_done::by_next_sync_point);
       // The buffers' room goes back for the next batch.
       sending_indices.clear();
       sending_values.clear();

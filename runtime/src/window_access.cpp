@@ -35,6 +35,12 @@ void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_
   }
 }
 
+// Before this process's first in-place atomic on a shared window (update_exclusion.hpp).
+[[gnu::cold, gnu::noinline]] void announce_updates_in_place(window_state& s) {
+  announce_in_place_updates(s.exclusion, s.exclusion_generation);
+  s.announced_in_place = true;
+}
+
 }  // namespace
 
 window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, write_kind kind) {
@@ -91,6 +97,8 @@ void* window::mapped_for_update(int target, MPI_Aint disp, std::size_t bytes) {
   if (s.flavor != window_flavor::shared || s.mode != epoch::passive)
     return nullptr;
   check_exposure(s, target, disp, bytes);
+  if (!s.announced_in_place)
+    announce_updates_in_place(s);
   if (s.pending.at(target))
     flush(target);
   const auto t = static_cast<std::size_t>(target);
@@ -100,7 +108,10 @@ void* window::mapped_for_update(int target, MPI_Aint disp, std::size_t bytes) {
 bool window::begin_in_place_updates() {
   if (!updates_in_place())
     return false;
-  if (!state().pending.targets().empty())
+  window_state& s = state();
+  if (!s.announced_in_place)
+    announce_updates_in_place(s);
+  if (!s.pending.targets().empty())
     flush_all();
   return true;
 }
@@ -129,6 +140,31 @@ void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
   ++s.at_owner[static_cast<std::size_t>(target)];
   ++s.at_owner_total;
   note_work(s);
+}
+
+bool window::owners_can_apply_batches() const {
+  const window_state& s = state();
+  return s.mode == epoch::passive &&
+         (s.owner_applies || (s.flavor == window_flavor::shared && messages::running()));
+}
+
+bool window::begin_plain_updates() {
+  window_state& s = state();
+  if (s.flavor != window_flavor::shared)
+    return true;  // owner_applies_updates(): every update of it is the owner's
+  if (s.seen_in_place || s.announced_in_place)
+    return false;
+  if (runtime::begin_plain_updates(*s.exclusion[static_cast<std::size_t>(s.rank)],
+                                   s.exclusion_generation))
+    return true;
+  s.seen_in_place = true;
+  return false;
+}
+
+void window::end_plain_updates() {
+  window_state& s = state();
+  if (s.flavor == window_flavor::shared)
+    runtime::end_plain_updates(*s.exclusion[static_cast<std::size_t>(s.rank)]);
 }
 
 bool window::owner_applies_updates() const {

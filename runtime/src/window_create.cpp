@@ -57,6 +57,7 @@ window window::finish_creation(std::unique_ptr<window_state> s,
     for (int r = 0; r < w.state().ranks; ++r) {
       w.state().mapped.push_back(static_cast<std::byte*>(w.shared_query(r).base));
     }
+    w.state().exclusion = update_exclusions_of(w.state().win, w.state().ranks);
   }
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.native()), "MPI_Win_lock_all");
   w.state().mode = epoch::passive;
@@ -160,11 +161,14 @@ std::unique_ptr<window_state> allocated(
   info i = hints.to_info();
   // MPI-4.1 §12.2.2: where MPI honours it, the memory comes aligned and no shift is needed.
   i.set("mpi_minimum_memory_alignment", std::to_string(window_alignment));
-  const auto total = static_cast<MPI_Aint>(allocation_bytes(bytes, disp_unit));
+  const auto total = static_cast<MPI_Aint>(allocation_bytes(bytes, disp_unit) +
+                                           (shared ? update_exclusion_room : 0));
   require_mappable(comm, static_cast<std::size_t>(total), shared);
   if (shared) {
     check(MPI_Win_allocate_shared(total, disp_unit, i.native(), comm, &base, &s->win),
           "MPI_Win_allocate_shared");
+    // Cleared before alignment_shift's reduction, which no process leaves before all entered.
+    clear_update_exclusion(base, static_cast<std::size_t>(total));
   } else {
     check(MPI_Win_allocate(total, disp_unit, i.native(), comm, &base, &s->win), "MPI_Win_allocate");
   }

@@ -114,6 +114,11 @@ std::unique_ptr<window_state> take(MPI_Comm comm,
       std::unique_ptr<window_state> out = std::move(*it);
       pool.erase(std::next(it).base());
       out->only_through_owner = false;  // the new container says so again if it is
+      // What images announced for the old container's updates (update_exclusion.hpp) is not
+      // the new one's.
+      ++out->exclusion_generation;
+      out->announced_in_place = false;
+      out->seen_in_place = false;
       // Peers' last writes completed before the barrier in keep(); order them before the new
       // owner's initialising stores.
       check(MPI_Win_sync(out->win), "MPI_Win_sync");

@@ -8,6 +8,7 @@
 
 #include "pending_writes.hpp"
 #include "staging_area.hpp"
+#include "update_exclusion.hpp"
 #include "window_alignment.hpp"
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +60,14 @@ struct window_state {
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
   std::vector<int> disp_units;
   std::vector<std::byte*> mapped;  // allocate_shared: where each rank's memory is mapped here
+  // allocate_shared: each rank's line saying who updates its memory how (update_exclusion.hpp),
+  // the window's generation there (one more each time the pool hands it to a container; lines
+  // start at 0), and whether this process has announced in-place updates in it, or as the owner
+  // has seen them announced.
+  std::vector<update_exclusion*> exclusion;
+  std::uint32_t exclusion_generation = 1;
+  bool announced_in_place = false;
+  bool seen_in_place = false;
   epoch mode = epoch::none;
   // In a neighbourhood phase: this process's access epoch was completed (MPI_Win_complete) by
   // a test, so the phase's end only waits for its exposure.

@@ -66,6 +66,39 @@ TEST(InPlaceUpdates, every_path_counts_every_update_once_when_all_images_hit_the
     EXPECT_EQ(a[i].get(), per_image[i] * static_cast<long>(images())) << i;
 }
 
+// On one node the owners apply aggregators' batches with plain stores until an image starts
+// updating in place; here the last image starts halfway, while the others' batches stream in.
+// Four containers one after another, each on the last one's window (from the pool): each
+// starts plain again.
+TEST(InPlaceUpdates, an_image_starting_atomics_amid_batches_applied_plainly_loses_no_update) {
+  constexpr std::size_t n = 16;
+  constexpr std::size_t rounds = 20000;
+  const bool starts_atomics = me() == images() - 1;
+  std::vector<long> expected(n, 0);
+  for (std::size_t img = 0; img < images(); ++img) {
+    for (std::size_t r = 0; r < rounds; ++r) {
+      expected[(r + img) % n] += 1;
+      if (img == images() - 1 && r >= rounds / 2)
+        expected[(r * 7) % n] += 10;
+    }
+  }
+  for (int container = 0; container < 4; ++container) {
+    pgas::array<long, pgas::cyclic> a(n);
+    {
+      pgas::aggregator agg(a, pgas::reduce_op::sum, 7);
+      for (std::size_t r = 0; r < rounds; ++r) {
+        agg.add((r + me()) % n, 1);
+        if (starts_atomics && r >= rounds / 2)
+          (void)a[(r * 7) % n].fetch_add(10);
+      }
+    }  // the aggregator sends the rest
+    pgas::sync_all();
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(a[i].get(), expected[i]) << "container " << container << ", element " << i;
+    pgas::sync_all();
+  }
+}
+
 TEST(InPlaceUpdates, collective_accumulates_and_histograms_add_to_what_one_sided_updates_left) {
   constexpr std::size_t n = 40;
   pgas::array<long> a(n);

@@ -77,6 +77,64 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
   pgas::sync_all();
 }
 
+// An aggregator's batches are applied by their owners with plain stores (owner_updates) — on
+// one node too — until an image updates the container in place with a processor atomic; from
+// then on the owners apply them with processor atomics (in_place_updates), so that the two never
+// race. A container made later of the same shape (its window from the pool) starts plain again.
+TEST(Stats, owners_apply_batches_plainly_until_an_image_updates_in_place) {
+  if (!counting())
+    return;
+  const std::size_t n = 4 * images();  // 4 elements each: this image owns 4
+  const auto add_one_to_each = [n](pgas::array<long>& a) {
+    pgas::aggregator<pgas::array<long>> agg(a, pgas::reduce_op::sum, 3);
+    for (std::size_t k = 0; k < n; ++k) agg.add((k + me()) % n, 1);
+  };
+  // Counted here, between sync points: (plain, in place). No image may send before every image
+  // has taken `before` (a sync point runs the handlers of what arrives while it waits).
+  const auto counted = [](auto&& step) {
+    pgas::sync_all();
+    const pgas::rma_stats before = pgas::stats();
+    pgas::sync_all();
+    step();
+    pgas::sync_all();
+    const pgas::rma_stats after = pgas::stats();
+    return std::pair{after.owner_updates.operations - before.owner_updates.operations,
+                     after.in_place_updates.operations - before.in_place_updates.operations};
+  };
+  const bool through_mpi = std::getenv("PGAS_SHARED_MEMORY") != nullptr &&
+                           std::strcmp(std::getenv("PGAS_SHARED_MEMORY"), "0") == 0;
+  for (int container = 0; container < 2; ++container) {
+    const pgas::rma_stats before = pgas::stats();
+    pgas::array<long> a(n);
+    if (container == 1) {  // the first one's window, now of a new container
+      EXPECT_EQ(pgas::stats().windows_from_pool - before.windows_from_pool, 1u);
+    }
+    for (long& x : a.local()) x = 0;
+    const bool shared = pgas::detail::window_of(a).flavor() == pgas::runtime::window_flavor::shared;
+    EXPECT_EQ(shared, !through_mpi);
+    EXPECT_EQ(counted([&] { add_one_to_each(a); }),
+              (std::pair<std::uint64_t, std::uint64_t>{4 * images(), 0}));
+    // The last image updates image 0's first element in place (through MPI: at its owner).
+    const auto [atomic_plain, atomic_in_place] = counted([&] {
+      if (me() == images() - 1)
+        (void)a[0].fetch_add(100);
+    });
+    const bool counts_the_atomic = shared ? me() == images() - 1 : me() == 0;
+    EXPECT_EQ(atomic_plain + atomic_in_place, counts_the_atomic ? 1u : 0u);
+    const auto [plain, in_place] = counted([&] { add_one_to_each(a); });
+    if (shared) {
+      EXPECT_EQ(plain, 0u);
+      EXPECT_EQ(in_place, 4 * images());
+    } else {
+      EXPECT_EQ(plain, 4 * images());
+      EXPECT_EQ(in_place, 0u);
+    }
+    for (std::size_t k = 0; k < n; ++k)
+      EXPECT_EQ(a[k].get(), static_cast<long>(2 * images()) + (k == 0 ? 100 : 0)) << k;
+    pgas::sync_all();
+  }
+}
+
 TEST(Stats, a_window_comes_back_from_the_pool_and_leaves_it_freed) {
   if (!counting())
     return;

@@ -107,7 +107,7 @@ std::optional<std::size_t> sort_by_owner(const Dist dist,
 
 /// Sends elements[indices[u]] op= value(u) for every u to the owners, and returns true; returns
 /// false, having sent nothing, when an image owns more elements than 32-bit offsets reach.
-/// `elements`: a container's locked_elements, whose window owner_applies_updates(); indices
+/// `elements`: a container's locked_elements, whose window owners_can_apply_batches(); indices
 /// checked already. `shares`: room reused between calls. Local; complete at the next sync point.
 template <class T, class Elements, class Indices, class Value>
 bool send_to_owners(const Elements& elements,

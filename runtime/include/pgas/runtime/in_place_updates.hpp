@@ -9,11 +9,13 @@
 // accumulates (MPI-4.1 §12.7.1), so the two kinds must never meet on one element, and they do
 // not: on such a window every accumulate and atomic the runtime issues, from every process,
 // goes this way while the window is in its passive epoch (window::updates_in_place), and the
-// processor's atomics on coherent shared memory are atomic across processes. Inside a fence or
-// neighbourhood phase, which every process enters and leaves through synchronisation, they go
-// through MPI again. Element types whose std::atomic_ref is not always lock-free (long double,
-// complex) would be guarded by libatomic's locks, which are private to each process: they
-// always go through MPI.
+// processor's atomics on coherent shared memory are atomic across processes. The one exception,
+// batches that may wait for the next sync point, go to their owners, who apply them with plain
+// stores only while no image updates the window this way (runtime/src/update_exclusion.hpp).
+// Inside a fence or neighbourhood phase, which every process enters and leaves through
+// synchronisation, they go through MPI again. Element types whose std::atomic_ref is not always
+// lock-free (long double, complex) would be guarded by libatomic's locks, which are private to
+// each process: they always go through MPI.
 
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>

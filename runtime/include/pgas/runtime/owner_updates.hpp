@@ -8,6 +8,10 @@
 // the runtime issues, from every image, goes this way while the window is in its passive epoch,
 // and an image runs the handlers that apply them one at a time, between its own pgas calls: so
 // they are atomic per element with respect to each other, as MPI's are (MPI-4.1 §12.7.1).
+// On a window every image shares (one node) only batches come this way, beside element atomics
+// applied in place by any image; the owner applies a batch with plain stores only while no
+// image has announced such atomics on the window, and with processor atomics after
+// (window::begin_plain_updates; runtime/src/update_exclusion.hpp).
 // Updates without a result travel as batches of the owner-side engine (messages.hpp), at most
 // one message per owner per batch; the sender's window orders a batch after its earlier writes
 // to the owner and before its later ones, and its flushes and sync points wait until the engine
@@ -17,6 +21,7 @@
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/element_runs.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/reduce_op.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -97,11 +102,25 @@ inline window& named(std::uint64_t name, const char* what = "an update") {
   return *w;
 }
 
-// Applies a batch at its owner (combine_scattered), counted in the statistics.
+// Applies a batch to w's memory at its owner, counted in the statistics: with plain loads and
+// stores (combine_scattered), or with processor atomics on a shared window that images also
+// update in place (window::begin_plain_updates).
 template <class T, class Offset, class Value>
-void apply(T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
-  combine_scattered(to, count, op, offset, value);
-  statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
+void apply(window& w, T* to, std::size_t count, reduce_op op, Offset offset, Value value) {
+  if (w.begin_plain_updates()) {
+    combine_scattered(to, count, op, offset, value);
+    w.end_plain_updates();
+    statistics::count_many(&rma_stats::owner_updates, count, count * sizeof(T));
+  } else if constexpr (processor_atomic<T>) {
+    for (std::size_t k = 0; k < count; ++k)
+      (void)fetch_and_combine_in_place(to + offset(k), value(k), op);
+    statistics::count_many(&rma_stats::in_place_updates, count, count * sizeof(T));
+  } else {
+    // Only processor-atomic types go to owners on a shared window (locality.hpp).
+    throw usage_error(
+        "pgas: a batch of a type the processor cannot update atomically reached "
+        "a window updated in place (a library bug)");
+  }
 }
 
 template <class T>
@@ -126,15 +145,15 @@ void on_batch(std::size_t, std::span<const std::byte> payload) {
   auto* to = static_cast<T*>(w.own_memory_for_update(h.first));
   if (kind == offsets_8) {
     apply(
-        to, h.count, op, [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); },
-        value);
+        w, to, h.count, op,
+        [offsets](std::size_t k) { return read<std::uint64_t>(offsets + 8 * k); }, value);
   } else if (kind == offsets_4) {
     apply(
-        to, h.count, op, [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); },
-        value);
+        w, to, h.count, op,
+        [offsets](std::size_t k) { return read<std::uint32_t>(offsets + 4 * k); }, value);
   } else {
     apply(
-        to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
+        w, to + read<std::uint64_t>(offsets), h.count, op, [](std::size_t k) { return k; }, value);
   }
 }
 
@@ -275,7 +294,7 @@ void update(window& w,
   const std::size_t bytes = static_cast<std::size_t>(target_runs.end()) * sizeof(T);
   if (target == w.rank()) {
     detail::apply(
-        static_cast<T*>(w.own_memory_for_update(disp, bytes)), o.size(), op,
+        w, static_cast<T*>(w.own_memory_for_update(disp, bytes)), o.size(), op,
         [&t](std::size_t k) { return t[k]; }, [&](std::size_t k) { return from[o[k]]; });
     return;
   }
@@ -304,7 +323,7 @@ void update(window& w, std::span<const T> from, int target, MPI_Aint disp, reduc
     return;
   if (target == w.rank()) {
     detail::apply(
-        static_cast<T*>(w.own_memory_for_update(disp, from.size_bytes())), from.size(), op,
+        w, static_cast<T*>(w.own_memory_for_update(disp, from.size_bytes())), from.size(), op,
         [](std::size_t k) { return k; }, [&from](std::size_t k) { return from[k]; });
     return;
   }
@@ -375,7 +394,7 @@ void update_batch(window& w,
   const std::size_t bytes = part_elements * sizeof(T);
   if (target == w.rank()) {
     detail::apply(
-        static_cast<T*>(w.own_memory_for_update(disp, bytes)), offsets.size(), op,
+        w, static_cast<T*>(w.own_memory_for_update(disp, bytes)), offsets.size(), op,
         [&offsets](std::size_t k) { return offsets[k]; },
         [&values](std::size_t k) { return values[k]; });
     return;

@@ -26,7 +26,9 @@ struct rma_stats {
   transfer_count peer_stores;           ///< plain stores into a same-node peer's memory mapped here
   transfer_count peer_loads;            ///< plain loads from a same-node peer's memory
   transfer_count in_place_updates;      ///< accumulates and atomics applied with processor atomics
-  transfer_count owner_updates;         ///< accumulates and atomics applied here, as their owner
+                                        ///< (an owner's batch too, on memory also so updated)
+  transfer_count owner_updates;         ///< accumulates and atomics applied here, as their owner,
+                                        ///< with plain loads and stores
   transfer_count owner_reads;           ///< elements read here for another image, as their owner
   std::uint64_t sync_points = 0;        ///< sync_all, sync_images, sync_memory
   double sync_seconds = 0;              ///< time spent in them

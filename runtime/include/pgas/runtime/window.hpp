@@ -240,6 +240,16 @@ class window {
   /// memory (owner_updates.hpp says when and why that is sound): a container window that is not
   /// updated in place, in its passive epoch. Local.
   [[nodiscard]] bool owner_applies_updates() const;
+  /// True when a batch of accumulates may go to the owners to apply (owner_updates.hpp), on the
+  /// caller's choice where the window is also updated in place: owner_applies_updates(), or a
+  /// shared window in its passive epoch while the message engine runs. Local.
+  [[nodiscard]] bool owners_can_apply_batches() const;
+  /// The owner, before applying a batch to its own memory: true when it may use plain loads and
+  /// stores, false when it must use processor atomics because an image updates this shared
+  /// window in place (once one has, for the container's life); after true, end_plain_updates()
+  /// must follow the batch, which may not wait for anything. Local.
+  [[nodiscard]] bool begin_plain_updates();
+  void end_plain_updates();
   /// True when a write to `target` goes as a message its owner applies rather than through
   /// MPI: owner_applies_updates() and `target` on another node (on this one MPI carries a put
   /// through shared memory, where a flush costs next to nothing). Local.
