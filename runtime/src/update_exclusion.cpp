@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace pgas::runtime {
@@ -38,12 +39,12 @@ void announce_in_place_updates(const std::vector<update_exclusion*>& lines,
   for (update_exclusion* line : lines)
     std::atomic_ref<std::uint32_t>(line->in_place_seen).store(generation);
   // An owner that read no announcement is inside one batch, which ends without waiting for
-  // anything.
+  // anything — unless its process is not running (more images than cores): then give way.
   for (update_exclusion* line : lines) {
-    while (std::atomic_ref<std::uint32_t>(line->applying_plain).load() != 0) {
-#if defined(__x86_64__)
-      __builtin_ia32_pause();
-#endif
+    for (unsigned spins = 1; std::atomic_ref<std::uint32_t>(line->applying_plain).load() != 0;
+         ++spins) {
+      if (spins % 1024 == 0)
+        std::this_thread::yield();
     }
   }
 }
