@@ -60,14 +60,6 @@ struct window_state {
   std::vector<std::size_t> sizes;  // bytes each rank exposes (not for dynamic windows)
   std::vector<int> disp_units;
   std::vector<std::byte*> mapped;  // allocate_shared: where each rank's memory is mapped here
-  // allocate_shared: each rank's line saying who updates its memory how (update_exclusion.hpp),
-  // the window's generation there (one more each time the pool hands it to a container; lines
-  // start at 0), and whether this process has announced in-place updates in it, or as the owner
-  // has seen them announced.
-  std::vector<update_exclusion*> exclusion;
-  std::uint32_t exclusion_generation = 1;
-  bool announced_in_place = false;
-  bool seen_in_place = false;
   epoch mode = epoch::none;
   // In a neighbourhood phase: this process's access epoch was completed (MPI_Win_complete) by
   // a test, so the phase's end only waits for its exposure.
@@ -94,6 +86,14 @@ struct window_state {
   // In windows_with_work(): this process has issued something on the window that a sync point
   // must complete (writes, batches for owners), so the sync points visit it.
   bool has_work = false;
+  // allocate_shared: each rank's line saying who updates its memory how (update_exclusion.hpp),
+  // the window's generation there (one more each time the pool hands it to a container; lines
+  // start at 0), and whether this process has announced in-place updates in it, or as the owner
+  // has seen them announced. Last, so that the fields every operation reads keep their places.
+  std::vector<update_exclusion*> exclusion;
+  std::uint32_t exclusion_generation = 1;
+  bool announced_in_place = false;
+  bool seen_in_place = false;
 
   /// Nothing of this process's is in flight any more: no pending writes, staging reusable.
   void completed() noexcept {
