@@ -29,9 +29,9 @@ namespace pgas {
 /// RandomAccess's look-ahead rule. How the share travels is the one decision of
 /// detail::accumulate_scattered (locality.hpp): where the message engine runs it goes as one
 /// message the owner applies with plain stores (on one node too, for element types the
-/// processor updates atomically: there the owner uses processor atomics once any image updates
-/// the container in place); otherwise as one MPI_Accumulate per owner, duplicates combined
-/// first. Not collective: images add
+/// processor updates atomically, until any image updates the container in place: from then on
+/// this image applies it, one processor atomic each); otherwise as one MPI_Accumulate per
+/// owner, duplicates combined first. Not collective: images add
 /// different numbers of updates and flush at different times. Every update added before a sync
 /// point (sync_all, sync_images, sync_memory) is complete after it: a sync point sends every
 /// live aggregator's updates first, and so does the destruction of any container. The

@@ -49,6 +49,12 @@ void announce_in_place_updates(const std::vector<update_exclusion*>& lines,
   }
 }
 
+bool in_place_updates_announced(const update_exclusion& line, std::uint32_t generation) noexcept {
+  // atomic_ref needs a mutable object; the load changes nothing.
+  return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(line.in_place_seen))
+             .load(std::memory_order_acquire) == generation;
+}
+
 bool begin_plain_updates(update_exclusion& mine, std::uint32_t generation) noexcept {
   std::atomic_ref<std::uint32_t> applying(mine.applying_plain);
   applying.store(1);

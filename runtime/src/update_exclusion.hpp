@@ -12,7 +12,9 @@
 // reads the other's, both sequentially consistent (Dekker's handshake): either the owner sees
 // the announcement and applies atomically, or the announcing image sees the owner at work and
 // waits for its batch to end. Atomics pay this once per window and image; a container once
-// updated in place has every later batch applied atomically too. What an image announces is the
+// updated in place has every later batch applied atomically too — by the updating images
+// themselves, who read the announcement before they send (window::owners_can_apply_batches),
+// or by the owner, for a batch sent before it. What an image announces is the
 // window's generation, not a flag: the window pool hands a window to a new container (every
 // process counts one more generation), whose owners then ignore what was announced for the old
 // one — a reset instead could not be ordered with the next container's first announcement.
@@ -48,6 +50,11 @@ void clear_update_exclusion(void* base, std::size_t bytes) noexcept;
 /// place from now on; waits for an owner's plain batch in progress to end.
 void announce_in_place_updates(const std::vector<update_exclusion*>& lines,
                                std::uint32_t generation) noexcept;
+
+/// Whether some image has announced in-place updates of the window in its `generation` (every
+/// announcement marks every rank's line, so any one line tells).
+[[nodiscard]] bool in_place_updates_announced(const update_exclusion& line,
+                                              std::uint32_t generation) noexcept;
 
 /// The owner, before a batch: true when it may apply it with plain loads and stores (no image
 /// has announced in-place updates in the window's `generation`); then end_plain_updates must

@@ -144,8 +144,17 @@ void window::sending_to_owner(int target, MPI_Aint disp, std::size_t bytes) {
 
 bool window::owners_can_apply_batches() const {
   const window_state& s = state();
-  return s.mode == epoch::passive &&
-         (s.owner_applies || (s.flavor == window_flavor::shared && messages::running()));
+  if (s.mode != epoch::passive)
+    return false;
+  if (s.owner_applies)
+    return true;
+  // A shared window, until some image updates it in place: from then on its owners would apply
+  // the batches with processor atomics too, after a sort and a copy that the updater's own
+  // atomics in place do without.
+  return s.flavor == window_flavor::shared && messages::running() && !s.announced_in_place &&
+         !s.seen_in_place &&
+         !in_place_updates_announced(*s.exclusion[static_cast<std::size_t>(s.rank)],
+                                     s.exclusion_generation);
 }
 
 bool window::begin_plain_updates() {

@@ -99,6 +99,34 @@ TEST(InPlaceUpdates, an_image_starting_atomics_amid_batches_applied_plainly_lose
   }
 }
 
+// The handshake itself (runtime/src/update_exclusion.hpp): on a shared window an owner may apply
+// a batch with plain stores, and images may send it batches, until one image updates the
+// container in place; after that no owner may, on any image, and nobody sends. Where owners
+// apply every update (no shared memory) they always may.
+TEST(InPlaceUpdates, an_owner_applies_batches_plainly_only_until_an_image_updates_in_place) {
+  pgas::array<long> a(4 * images());
+  pgas::runtime::window& w = pgas::detail::window_of(a);
+  const bool shared = w.flavor() == pgas::runtime::window_flavor::shared;
+  pgas::sync_all();
+  EXPECT_TRUE(w.owners_can_apply_batches());
+  ASSERT_TRUE(w.begin_plain_updates());
+  w.end_plain_updates();
+  pgas::sync_all();
+  if (me() == images() - 1)
+    (void)a[0].fetch_add(1);  // in place on one node; by the owner through MPI
+  pgas::sync_all();
+  if (shared) {
+    EXPECT_FALSE(w.owners_can_apply_batches());
+    EXPECT_FALSE(w.begin_plain_updates());
+  } else {
+    EXPECT_TRUE(w.owners_can_apply_batches());
+    ASSERT_TRUE(w.begin_plain_updates());
+    w.end_plain_updates();
+  }
+  EXPECT_EQ(a[0].get(), 1);
+  pgas::sync_all();
+}
+
 TEST(InPlaceUpdates, collective_accumulates_and_histograms_add_to_what_one_sided_updates_left) {
   constexpr std::size_t n = 40;
   pgas::array<long> a(n);

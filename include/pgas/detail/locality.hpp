@@ -578,7 +578,7 @@ enum class updates_done {
 // how a batch of updates travels. Where the owners apply updates (no shared memory), each owner
 // gets one batch (to_owners.hpp). On a window every image shares (one node), updates that need
 // only be complete by the next sync point go to their owners too, which apply them with plain
-// stores while no image updates the window in place (owner_updates.hpp): each table then stays
+// stores, until some image updates the window in place (owner_updates.hpp): each table then stays
 // in its owner's cache (bench_gups --log_size 20, 2 images: 0.22-0.23 GUP/s against 0.19 with
 // atomics from both images; at 2^23 the same within the noise). The others are one processor
 // atomic per update straight into the owner's memory (in_place.hpp). Otherwise updates of one

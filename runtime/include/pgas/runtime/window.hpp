@@ -242,7 +242,8 @@ class window {
   [[nodiscard]] bool owner_applies_updates() const;
   /// True when a batch of accumulates may go to the owners to apply (owner_updates.hpp), on the
   /// caller's choice where the window is also updated in place: owner_applies_updates(), or a
-  /// shared window in its passive epoch while the message engine runs. Local.
+  /// shared window in its passive epoch while the message engine runs and no image has updated
+  /// it in place (then the caller's own atomics in place are cheaper). Local.
   [[nodiscard]] bool owners_can_apply_batches() const;
   /// The owner, before applying a batch to its own memory: true when it may use plain loads and
   /// stores, false when it must use processor atomics because an image updates this shared
