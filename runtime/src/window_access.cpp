@@ -151,8 +151,7 @@ bool window::owners_can_apply_batches() const {
   // A shared window, until some image updates it in place: from then on its owners would apply
   // the batches with processor atomics too, after a sort and a copy that the updater's own
   // atomics in place do without.
-  return s.flavor == window_flavor::shared && messages::running() && !s.announced_in_place &&
-         !s.seen_in_place &&
+  return s.flavor == window_flavor::shared && messages::running() &&
          !in_place_updates_announced(*s.exclusion[static_cast<std::size_t>(s.rank)],
                                      s.exclusion_generation);
 }
@@ -161,13 +160,9 @@ bool window::begin_plain_updates() {
   window_state& s = state();
   if (s.flavor != window_flavor::shared)
     return true;  // owner_applies_updates(): every update of it is the owner's
-  if (s.seen_in_place || s.announced_in_place)
-    return false;
-  if (runtime::begin_plain_updates(*s.exclusion[static_cast<std::size_t>(s.rank)],
-                                   s.exclusion_generation))
-    return true;
-  s.seen_in_place = true;
-  return false;
+  // Every announcement, this process's own too, marks this line.
+  return runtime::begin_plain_updates(*s.exclusion[static_cast<std::size_t>(s.rank)],
+                                      s.exclusion_generation);
 }
 
 void window::end_plain_updates() {

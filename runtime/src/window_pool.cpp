@@ -118,7 +118,6 @@ std::unique_ptr<window_state> take(MPI_Comm comm,
       // the new one's.
       ++out->exclusion_generation;
       out->announced_in_place = false;
-      out->seen_in_place = false;
       // Peers' last writes completed before the barrier in keep(); order them before the new
       // owner's initialising stores.
       check(MPI_Win_sync(out->win), "MPI_Win_sync");

@@ -88,12 +88,12 @@ struct window_state {
   bool has_work = false;
   // allocate_shared: each rank's line saying who updates its memory how (update_exclusion.hpp),
   // the window's generation there (one more each time the pool hands it to a container; lines
-  // start at 0), and whether this process has announced in-place updates in it, or as the owner
-  // has seen them announced. Last, so that the fields every operation reads keep their places.
+  // start at 0), and whether this process has announced in-place updates in it (whether any
+  // image has is read from the lines). Last, so that the fields every operation reads keep their
+  // places.
   std::vector<update_exclusion*> exclusion;
   std::uint32_t exclusion_generation = 1;
   bool announced_in_place = false;
-  bool seen_in_place = false;
 
   /// Nothing of this process's is in flight any more: no pending writes, staging reusable.
   void completed() noexcept {
