@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <hwloc.h>
 #include <string>
@@ -90,6 +91,20 @@ void check_cache_settings() {
 const cache_sizes& machine_caches() {
   static const cache_sizes caches = read_caches();
   return caches;
+}
+
+std::size_t transparent_huge_page_bytes() noexcept {
+  static const std::size_t bytes = [] {
+    std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+    if (f == nullptr)
+      return std::size_t{0};
+    unsigned long long n = 0;
+    const bool read = std::fscanf(f, "%llu", &n) == 1;
+    std::fclose(f);
+    // A power of two, or no size at all.
+    return read && n > 0 && (n & (n - 1)) == 0 ? static_cast<std::size_t>(n) : std::size_t{0};
+  }();
+  return bytes;
 }
 
 std::size_t machine_memory_bytes() noexcept {

@@ -2,11 +2,17 @@
 // what is kept stays within its bound however much is given back.
 
 #include <pgas/runtime/kept_scratch.hpp>
+#include <pgas/runtime/machine.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cinttypes>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -54,6 +60,73 @@ TEST(KeptScratch, what_is_kept_stays_within_its_bound) {
   for (void* p : held) give_back_scratch(p, block);
   EXPECT_LE(kept_scratch_bytes(), kept_scratch_most);
   EXPECT_GT(kept_scratch_bytes(), kept_scratch_most / 2);
+}
+
+// Whether this build keeps scratch on the heap for AddressSanitizer to check.
+constexpr bool heap_checked =
+#if defined(__SANITIZE_ADDRESS__)
+    true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    true;
+#else
+    false;
+#endif
+#else
+    false;
+#endif
+
+// The kernel's answer for the mapping that holds `p`: its THPeligible line in /proc/self/smaps
+// (1 when huge pages may back it), or -1 where the kernel does not say.
+int huge_pages_eligible(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t from = 0;
+    std::uintptr_t to = 0;
+    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &from, &to) == 2 &&
+        line.find(':') > line.find(' ')) {
+      inside = from <= at && at < to;
+    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
+      return std::stoi(line.substr(12));
+    }
+  }
+  return -1;
+}
+
+// Huge pages where the kernel backs a program's memory with them when asked ("madvise") or
+// always.
+bool huge_pages_offered() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(f, modes);
+  return modes.find("[always]") != std::string::npos ||
+         modes.find("[madvise]") != std::string::npos;
+}
+
+TEST(KeptScratch, a_block_of_huge_pages_starts_at_one_and_may_be_backed_by_them) {
+  const std::size_t huge = pgas::runtime::transparent_huge_page_bytes();
+  if (heap_checked || huge == 0) {
+    GTEST_SKIP() << "no transparent huge pages here, or a sanitizer build (blocks on the heap)";
+  }
+  const std::size_t bytes = 3 * huge;
+  auto* const p = static_cast<std::byte*>(take_scratch(bytes));
+  // The header is the block's first bytes: the block itself starts on a huge page.
+  EXPECT_EQ((reinterpret_cast<std::uintptr_t>(p) - 64) % huge, 0U);
+  std::memset(p, 0x5A, bytes);  // every byte asked for is there
+  EXPECT_EQ(static_cast<unsigned char>(p[bytes - 1]), 0x5AU);
+  if (huge_pages_offered()) {
+    const int eligible = huge_pages_eligible(p);
+    if (eligible >= 0) {
+      EXPECT_EQ(eligible, 1);
+    }
+  }
+  give_back_scratch(p, bytes);
+  // Kept, and served again to a call of its size.
+  void* const again = take_scratch(bytes);
+  EXPECT_EQ(again, p);
+  give_back_scratch(again, bytes);
 }
 
 TEST(KeptScratch, vectors_on_it_hold_what_they_are_given) {

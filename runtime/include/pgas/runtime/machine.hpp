@@ -35,6 +35,10 @@ struct cache_sizes {
 /// the arguments are the same on every image.
 void require_memory(const char* what, std::size_t count, std::size_t bytes_each);
 
+/// The size of the kernel's transparent huge pages (Linux's hpage_pmd_size, 2 MiB on x86-64),
+/// or 0 where the kernel offers none. Read once. Local; thread-safe.
+[[nodiscard]] std::size_t transparent_huge_page_bytes() noexcept;
+
 /// Throws usage_error if PGAS_CORE_CACHE_BYTES or PGAS_SHARED_CACHE_BYTES is set but not a
 /// positive number of bytes: what the environment checks at start, on every image. Local.
 void check_cache_settings();
