@@ -53,7 +53,7 @@ block_header& header_of(std::byte* block) noexcept {
 // still back it with small pages (huge pages disabled, or none free): it works the same.
 std::byte* map_on_huge_pages(std::size_t& bytes) {
   const std::size_t huge = transparent_huge_page_bytes();
-  if (heap_checked || huge == 0 || bytes < huge)
+  if (!kept_scratch_maps_huge_pages() || bytes < huge)
     return nullptr;
   const std::size_t length = (bytes + huge - 1) / huge * huge;
   // One huge page more than asked, so that a boundary falls inside; the rest is unmapped.
@@ -146,6 +146,10 @@ void give_back_scratch(void* given, std::size_t bytes) noexcept {
     }
   }
   free_block(block);
+}
+
+bool kept_scratch_maps_huge_pages() noexcept {
+  return !heap_checked && transparent_huge_page_bytes() != 0;
 }
 
 std::size_t kept_scratch_bytes() noexcept {

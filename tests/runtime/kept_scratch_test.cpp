@@ -62,20 +62,6 @@ TEST(KeptScratch, what_is_kept_stays_within_its_bound) {
   EXPECT_GT(kept_scratch_bytes(), kept_scratch_most / 2);
 }
 
-// Whether this build keeps scratch on the heap for AddressSanitizer to check.
-constexpr bool heap_checked =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
-
 // The kernel's answer for the mapping that holds `p`: its THPeligible line in /proc/self/smaps
 // (1 when huge pages may back it), or -1 where the kernel does not say.
 int huge_pages_eligible(const void* p) {
@@ -107,7 +93,7 @@ bool huge_pages_offered() {
 
 TEST(KeptScratch, a_block_of_huge_pages_starts_at_one_and_may_be_backed_by_them) {
   const std::size_t huge = pgas::runtime::transparent_huge_page_bytes();
-  if (heap_checked || huge == 0) {
+  if (!pgas::runtime::kept_scratch_maps_huge_pages()) {
     GTEST_SKIP() << "no transparent huge pages here, or a sanitizer build (blocks on the heap)";
   }
   const std::size_t bytes = 3 * huge;

@@ -26,6 +26,10 @@ inline constexpr std::size_t kept_scratch_most = std::size_t{1} << 28;
 void give_back_scratch(void* block, std::size_t bytes) noexcept;
 /// The bytes kept now, waiting for a call (for the tests).
 [[nodiscard]] std::size_t kept_scratch_bytes() noexcept;
+/// True when blocks of a transparent huge page or more are mapped on huge pages of their own:
+/// the kernel offers a huge page size and this is not a sanitizer build (whose blocks stay on
+/// the heap, where it checks them). Local.
+[[nodiscard]] bool kept_scratch_maps_huge_pages() noexcept;
 
 /// An allocator drawing on the kept scratch. Elements a container makes without a value are
 /// left uninitialised, as `new T` leaves them: a buffer about to be overwritten is not zeroed.
