@@ -49,10 +49,9 @@ void announce_in_place_updates(const std::vector<update_exclusion*>& lines,
   }
 }
 
-bool in_place_updates_announced(const update_exclusion& line, std::uint32_t generation) noexcept {
-  // atomic_ref needs a mutable object; the load changes nothing.
-  return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(line.in_place_seen))
-             .load(std::memory_order_acquire) == generation;
+bool in_place_updates_announced(update_exclusion& line, std::uint32_t generation) noexcept {
+  return std::atomic_ref<std::uint32_t>(line.in_place_seen).load(std::memory_order_acquire) ==
+         generation;
 }
 
 bool begin_plain_updates(update_exclusion& mine, std::uint32_t generation) noexcept {

@@ -53,7 +53,8 @@ void announce_in_place_updates(const std::vector<update_exclusion*>& lines,
 
 /// Whether some image has announced in-place updates of the window in its `generation` (every
 /// announcement marks every rank's line, so any one line tells).
-[[nodiscard]] bool in_place_updates_announced(const update_exclusion& line,
+/// (Not const: C++20's atomic_ref loads through a mutable object.)
+[[nodiscard]] bool in_place_updates_announced(update_exclusion& line,
                                               std::uint32_t generation) noexcept;
 
 /// The owner, before a batch: true when it may apply it with plain loads and stores (no image
