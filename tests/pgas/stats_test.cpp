@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/one_node.hpp"
 #include "../support/ring_neighbours.hpp"
 #include <cstdlib>
 #include <cstring>
@@ -15,9 +16,17 @@ namespace {
 using pgas_test::images;
 using pgas_test::me;
 
+bool set_to(const char* variable, const char* value) {
+  const char* v = std::getenv(variable);
+  return v != nullptr && std::strcmp(v, value) == 0;
+}
+
 bool counting() {
-  const char* v = std::getenv("PGAS_STATS");
-  return v != nullptr && std::strcmp(v, "1") == 0;
+  return set_to("PGAS_STATS", "1");
+}
+
+bool shared_memory_wanted() {
+  return !set_to("PGAS_SHARED_MEMORY", "0");
 }
 
 TEST(Stats, each_operation_is_counted_where_it_went) {
@@ -67,9 +76,12 @@ TEST(Stats, each_operation_is_counted_where_it_went) {
     EXPECT_EQ(s1.in_place_updates.operations - s0.in_place_updates.operations, 2u);
   } else {
     // Applied by their owner, the next image, which counts them: this image applied the two of
-    // the image before it by the sync point. MPI carried neither.
-    EXPECT_EQ(s1.owner_updates.operations - s0.owner_updates.operations, 2u);
-    EXPECT_EQ(s1.owner_updates.bytes - s0.owner_updates.bytes, 2 * sizeof(long));
+    // the image before it by the sync point. MPI carried neither. The image before it on
+    // another node (scripts/two-hosts, PGAS_ONE_IMAGE_PER_NODE=1) sent its store that way too.
+    const std::size_t before_me = (me() + images() - 1) % images();
+    const std::uint64_t applied = pgas::runtime::on_this_node(before_me) ? 2 : 3;
+    EXPECT_EQ(s1.owner_updates.operations - s0.owner_updates.operations, applied);
+    EXPECT_EQ(s1.owner_updates.bytes - s0.owner_updates.bytes, applied * sizeof(long));
     EXPECT_EQ(s1.atomics.operations, s0.atomics.operations);
     EXPECT_EQ(s1.accumulates.operations, s0.accumulates.operations);
   }
@@ -101,8 +113,6 @@ TEST(Stats, owners_apply_batches_plainly_until_an_image_updates_in_place) {
     return std::pair{after.owner_updates.operations - before.owner_updates.operations,
                      after.in_place_updates.operations - before.in_place_updates.operations};
   };
-  const bool through_mpi = std::getenv("PGAS_SHARED_MEMORY") != nullptr &&
-                           std::strcmp(std::getenv("PGAS_SHARED_MEMORY"), "0") == 0;
   for (int container = 0; container < 2; ++container) {
     const pgas::rma_stats before = pgas::stats();
     pgas::array<long> a(n);
@@ -111,7 +121,9 @@ TEST(Stats, owners_apply_batches_plainly_until_an_image_updates_in_place) {
     }
     for (long& x : a.local()) x = 0;
     const bool shared = pgas::detail::window_of(a).flavor() == pgas::runtime::window_flavor::shared;
-    EXPECT_EQ(shared, !through_mpi);
+    // Shared exactly when every image maps every other's memory: all on one node (not so under
+    // PGAS_ONE_IMAGE_PER_NODE=1 or between hosts), shared memory not turned off.
+    EXPECT_EQ(shared, pgas_test::world_on_one_node() && shared_memory_wanted());
     EXPECT_EQ(counted([&] { add_one_to_each(a); }),
               (std::pair<std::uint64_t, std::uint64_t>{4 * images(), 0}));
     // The last image updates image 0's first element in place (through MPI: at its owner).
