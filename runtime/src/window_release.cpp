@@ -162,10 +162,8 @@ void window::release() noexcept {
   s_.reset();
 }
 
-window_state& window::state() const {
-  if (!s_)
-    throw usage_error("this window is empty (default-constructed or moved from)");
-  return *s_;
+void window::throw_empty() {
+  throw usage_error("this window is empty (default-constructed or moved from)");
 }
 
 bool window::valid() const noexcept {
