@@ -2,17 +2,11 @@
 
 namespace pgas::runtime {
 
-void* staging_area::take(std::size_t bytes) {
+void* staging_area::take_elsewhere(std::size_t bytes) {
   since_completion_ += bytes;
   if (bytes > chunk_bytes) {
     oversized_.push_back(std::make_unique<std::byte[]>(bytes));
     return oversized_.back().get();
-  }
-  constexpr std::size_t align = alignof(std::max_align_t);
-  const std::size_t start = (chunk_used_ + align - 1) & ~(align - 1);
-  if (!chunks_.empty() && start + bytes <= chunk_bytes) {
-    chunk_used_ = start + bytes;
-    return chunks_[chunk_index_].get() + start;
   }
   // The current chunk is full (or there is none yet): move to the next, making it if needed.
   if (!chunks_.empty())

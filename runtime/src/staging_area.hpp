@@ -18,8 +18,18 @@ class staging_area {
   [[nodiscard]] bool full_for(std::size_t bytes) const noexcept {
     return since_completion_ + bytes > completion_threshold;
   }
-  /// Room for `bytes`, aligned for any scalar type, valid until reset().
-  [[nodiscard]] void* take(std::size_t bytes);
+  /// Room for `bytes`, aligned for any scalar type, valid until reset(). The common case, room
+  /// left in the current chunk, is inline: every element put through MPI stages its value here.
+  [[nodiscard]] void* take(std::size_t bytes) {
+    constexpr std::size_t align = alignof(std::max_align_t);
+    const std::size_t start = (chunk_used_ + align - 1) & ~(align - 1);
+    if (bytes <= chunk_bytes && !chunks_.empty() && start + bytes <= chunk_bytes) {
+      since_completion_ += bytes;
+      chunk_used_ = start + bytes;
+      return chunks_[chunk_index_].get() + start;
+    }
+    return take_elsewhere(bytes);
+  }
   /// Every slot may be reused: the operations reading them have completed at the origin.
   void reset() noexcept {
     chunk_index_ = 0;
@@ -31,6 +41,8 @@ class staging_area {
  private:
   // Values go into chunks reused after each completion; larger ones get their own block.
   static constexpr std::size_t chunk_bytes = 64 * 1024;
+  // take() past the current chunk: the next chunk, made if needed, or a block of its own.
+  void* take_elsewhere(std::size_t bytes);
   std::vector<std::unique_ptr<std::byte[]>> chunks_;
   std::vector<std::unique_ptr<std::byte[]>> oversized_;
   std::size_t chunk_index_ = 0;

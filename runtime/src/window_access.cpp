@@ -16,9 +16,25 @@ namespace pgas::runtime {
 
 namespace {
 
+// The out_of_range check_exposure throws, apart from the check: the message's strings are
+// built only when it fails.
+[[gnu::cold, gnu::noinline, noreturn]] void throw_outside_exposure(const window_state& s,
+                                                                   int target,
+                                                                   MPI_Aint disp,
+                                                                   std::size_t bytes) {
+  const auto t = static_cast<std::size_t>(target);
+  throw out_of_range("displacement " + std::to_string(disp) + " (disp_unit " +
+                     std::to_string(s.disp_units[t]) + ") plus " + std::to_string(bytes) +
+                     " bytes is outside the " + std::to_string(s.sizes[t]) + " bytes image " +
+                     std::to_string(target) + " exposes");
+}
+
 // Throws usage_error for a rank outside the window, out_of_range for bytes past what `target`
-// exposes at `disp`. Called for every operation: no division on the way.
-void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_t bytes) {
+// exposes at `disp`. Called for every operation, so inline and with no division on the way.
+[[gnu::always_inline]] inline void check_exposure(const window_state& s,
+                                                  int target,
+                                                  MPI_Aint disp,
+                                                  std::size_t bytes) {
   require_rank(s, target);
   if (s.flavor == window_flavor::dynamic)
     return;  // addresses: only the target knows its regions
@@ -28,10 +44,7 @@ void check_exposure(const window_state& s, int target, MPI_Aint disp, std::size_
   std::size_t offset = 0;
   if (disp < 0 || __builtin_mul_overflow(static_cast<std::size_t>(disp), unit, &offset) ||
       bytes > s.sizes[t] || offset > s.sizes[t] - bytes) {
-    throw out_of_range("displacement " + std::to_string(disp) + " (disp_unit " +
-                       std::to_string(unit) + ") plus " + std::to_string(bytes) +
-                       " bytes is outside the " + std::to_string(s.sizes[t]) + " bytes image " +
-                       std::to_string(target) + " exposes");
+    throw_outside_exposure(s, target, disp, bytes);
   }
 }
 
