@@ -130,8 +130,7 @@ void run_ff_each(std::size_t, std::span<const std::byte> payload) {
 
 template <class Fn, class... A>
 std::uint64_t ff_each_handler() {
-  static const std::uint64_t name = runtime::messages::name_of(&run_ff_each<Fn, A...>);
-  return name;
+  return runtime::messages::name_of<&run_ff_each<Fn, A...>>();
 }
 
 // The handler of a run of rpc_ff calls whose arguments differ in size (strings, vectors): one
@@ -147,8 +146,7 @@ void run_ff_sized(std::size_t, std::span<const std::byte> payload) {
 
 template <class Fn, class... A>
 std::uint64_t ff_sized_handler() {
-  static const std::uint64_t name = runtime::messages::name_of(&run_ff_sized<Fn, A...>);
-  return name;
+  return runtime::messages::name_of<&run_ff_sized<Fn, A...>>();
 }
 
 // What an rpc's future waits for; its address travels to the target and back.
@@ -256,8 +254,7 @@ void on_reply(std::size_t source, std::span<const std::byte> payload) {
 
 template <class R>
 std::uint64_t reply_handler() {
-  static const std::uint64_t name = runtime::messages::name_of(&on_reply<R>);
-  return name;
+  return runtime::messages::name_of<&on_reply<R>>();
 }
 
 template <class R>
@@ -318,8 +315,7 @@ void run_call(std::size_t source, std::span<const std::byte> payload) {
 
 template <class R, class Fn, class... A>
 std::uint64_t call_handler() {
-  static const std::uint64_t name = runtime::messages::name_of(&run_call<R, Fn, A...>);
-  return name;
+  return runtime::messages::name_of<&run_call<R, Fn, A...>>();
 }
 
 // An rpc's future: ready once the reply has been handled here. It holds the state the reply

@@ -576,7 +576,7 @@ class unordered_map {
         held.clear(d);
         return;
       }
-      static const std::uint64_t handler = runtime::messages::name_of(&on_batch);
+      const std::uint64_t handler = runtime::messages::name_of<&on_batch>();
       const std::uint64_t count = batch.size();
       const std::size_t bytes = sizeof(std::uint64_t) + sizeof count + batch.size_bytes();
       std::byte* at = runtime::messages::reserve(self.team().world_image(d), handler, bytes).data();

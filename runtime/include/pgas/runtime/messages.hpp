@@ -54,6 +54,13 @@ using handler = void (*)(std::size_t source, std::span<const std::byte> payload)
 
 /// A handler as every image names it (portable_code_address of the function). Local.
 [[nodiscard]] std::uint64_t name_of(handler h);
+/// The same for a handler known at compile time, found once: a stream of messages of two kinds
+/// in turn (a store, then an event's signal) would otherwise look each up again per message.
+template <handler H>
+[[nodiscard]] std::uint64_t name_of() {
+  static const std::uint64_t name = name_of(H);
+  return name;
+}
 
 namespace fast_path {
 /// One destination's buffer as the engine fills it: where it is, how much is written, and the

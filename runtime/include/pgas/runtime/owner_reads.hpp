@@ -121,7 +121,7 @@ void on_request(std::size_t source, std::span<const std::byte> payload) {
     return h.wide != 0 ? static_cast<std::size_t>(read<std::uint64_t>(offsets + 8 * k))
                        : read<std::uint32_t>(offsets + 4 * k);
   };
-  std::byte* answer = messages::reserve_reply(source, messages::name_of(&on_answer<T>),
+  std::byte* answer = messages::reserve_reply(source, messages::name_of<&on_answer<T>>(),
                                               sizeof(std::uint64_t) + h.count * sizeof(T))
                           .data();
   std::memcpy(answer, &h.answer, sizeof h.answer);
@@ -234,7 +234,7 @@ void detail::send_request(window& w,
   }
   r.count = n;
   r.outstanding = &reads.outstanding_;
-  std::byte* at = messages::reserve(owner, messages::name_of(&on_request<T>),
+  std::byte* at = messages::reserve(owner, messages::name_of<&on_request<T>>(),
                                     sizeof(request_header) + n * sizeof(Offset))
                       .data();
   ++reads.outstanding_;

@@ -210,7 +210,7 @@ void on_fetch(std::size_t source, std::span<const std::byte> payload) {
                 payload.data() + sizeof h + h.count * sizeof(T), h.count * sizeof(T));
   }
   std::span<std::byte> answer =
-      messages::reserve_reply(source, messages::name_of(&on_answer<T>), 8 + h.count * sizeof(T));
+      messages::reserve_reply(source, messages::name_of<&on_answer<T>>(), 8 + h.count * sizeof(T));
   std::memcpy(answer.data(), &h.answer, 8);
   std::vector<T> result(h.count);
   fetch_here(static_cast<T*>(w.own_memory_for_update(h.disp)), h.count,
@@ -230,7 +230,7 @@ batch_room start_batch(
     window& w, int target, MPI_Aint disp, std::size_t count, reduce_op op, offset_kind kind) {
   const std::size_t offsets = offsets_bytes(kind, count);
   std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
-                                    messages::name_of(&on_batch<T>),
+                                    messages::name_of<&on_batch<T>>(),
                                     sizeof(batch_header) + offsets + count * sizeof(T))
                       .data();
   ::new (static_cast<void*>(at)) batch_header{w.name(),
@@ -353,10 +353,10 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
     return;
   }
   w.sending_to_owner(target, disp, bytes);
-  std::byte* at =
-      messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
-                        messages::name_of(&detail::on_store), sizeof(detail::store_header) + bytes)
-          .data();
+  std::byte* at = messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
+                                    messages::name_of<&detail::on_store>(),
+                                    sizeof(detail::store_header) + bytes)
+                      .data();
   ::new (static_cast<void*>(at)) detail::store_header{w.name(), static_cast<std::int64_t>(disp),
                                                       bytes};  // in place (messages.hpp: headers)
   std::memcpy(at + sizeof(detail::store_header), from, bytes);
@@ -370,7 +370,7 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
 inline void signal(window& w, int target, MPI_Aint disp) {
   std::byte* at =
       messages::reserve(static_cast<std::size_t>(w.world_rank_of(target)),
-                        messages::name_of(&detail::on_signal), sizeof(detail::signal_header))
+                        messages::name_of<&detail::on_signal>(), sizeof(detail::signal_header))
           .data();
   ::new (static_cast<void*>(at)) detail::signal_header{
       w.name(), static_cast<std::int64_t>(disp)};  // in place (messages.hpp: headers)
@@ -433,7 +433,7 @@ void fetch(window& w,
   detail::answer_slot<T> slot{result};
   const std::size_t count = from.size();
   std::span<std::byte> room = messages::reserve(
-      static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of(&detail::on_fetch<T>),
+      static_cast<std::size_t>(w.world_rank_of(target)), messages::name_of<&detail::on_fetch<T>>(),
       sizeof(detail::fetch_header) + (expected != nullptr ? 2 : 1) * bytes);
   ::new (static_cast<void*>(room.data()))
       detail::fetch_header{w.name(),
