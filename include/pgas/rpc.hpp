@@ -128,11 +128,6 @@ void run_ff_each(std::size_t, std::span<const std::byte> payload) {
   }
 }
 
-template <class Fn, class... A>
-std::uint64_t ff_each_handler() {
-  return runtime::messages::name_of<&run_ff_each<Fn, A...>>();
-}
-
 // The handler of a run of rpc_ff calls whose arguments differ in size (strings, vectors): one
 // handler call per run, each call decoded in turn (runtime::messages::reserve_sized). An
 // exception leaves it, and the engine ends the job naming it.
@@ -142,11 +137,6 @@ void run_ff_sized(std::size_t, std::span<const std::byte> payload) {
     const std::byte* at = call.data();
     decode_and_call<Fn, A...>(at);
   });
-}
-
-template <class Fn, class... A>
-std::uint64_t ff_sized_handler() {
-  return runtime::messages::name_of<&run_ff_sized<Fn, A...>>();
 }
 
 // What an rpc's future waits for; its address travels to the target and back.
@@ -253,16 +243,13 @@ void on_reply(std::size_t source, std::span<const std::byte> payload) {
 }
 
 template <class R>
-std::uint64_t reply_handler() {
-  return runtime::messages::name_of<&on_reply<R>>();
-}
-
-template <class R>
 void send_value(std::size_t to, std::uint64_t state, const stored_t<R>& value) {
   std::size_t bytes = sizeof state + sizeof(outcome);
   if constexpr (!std::is_void_v<R>)
     bytes += wire::codec<R>::size(value);
-  std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
+  std::byte* at =
+      runtime::messages::reserve_reply(to, runtime::messages::name_of<&on_reply<R>>(), bytes)
+          .data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::value);
   if constexpr (!std::is_void_v<R>)
@@ -276,7 +263,9 @@ void send_exception(std::size_t to,
                     const std::string& what) {
   const std::size_t bytes =
       sizeof state + sizeof(outcome) + sizeof kind + wire::codec<std::string>::size(what);
-  std::byte* at = runtime::messages::reserve_reply(to, reply_handler<R>(), bytes).data();
+  std::byte* at =
+      runtime::messages::reserve_reply(to, runtime::messages::name_of<&on_reply<R>>(), bytes)
+          .data();
   wire::codec<std::uint64_t>::write(at, state);
   wire::codec<outcome>::write(at, outcome::exception);
   wire::codec<exception_kind>::write(at, kind);
@@ -311,11 +300,6 @@ void run_call(std::size_t source, std::span<const std::byte> payload) {
   } else {
     send_exception<R>(source, state, kind, what);
   }
-}
-
-template <class R, class Fn, class... A>
-std::uint64_t call_handler() {
-  return runtime::messages::name_of<&run_call<R, Fn, A...>>();
 }
 
 // An rpc's future: ready once the reply has been handled here. It holds the state the reply
@@ -399,13 +383,15 @@ void rpc_ff_world(std::size_t world_rank, F&& f, Args&&... args) {
   if constexpr (fixed_size_arguments<std::decay_t<Args>...> &&
                 fixed_call_bytes<Fn, std::decay_t<Args>...>() > 0) {
     constexpr std::size_t bytes = fixed_call_bytes<Fn, std::decay_t<Args>...>();
-    at = runtime::messages::reserve_in_runs(world_rank,
-                                            ff_each_handler<Fn, std::decay_t<Args>...>(), bytes)
+    at = runtime::messages::reserve_in_runs(
+             world_rank, runtime::messages::name_of<&run_ff_each<Fn, std::decay_t<Args>...>>(),
+             bytes)
              .data();
   } else {
     const std::size_t bytes = call_size<Fn, std::decay_t<Args>...>(fn, args...);
-    at = runtime::messages::reserve_sized(world_rank, ff_sized_handler<Fn, std::decay_t<Args>...>(),
-                                          bytes)
+    at = runtime::messages::reserve_sized(
+             world_rank, runtime::messages::name_of<&run_ff_sized<Fn, std::decay_t<Args>...>>(),
+             bytes)
              .data();
   }
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
@@ -426,7 +412,8 @@ auto rpc_world(std::size_t world_rank, F&& f, Args&&... args) {
   const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&source->state));
   const std::size_t bytes = sizeof address + call_size<Fn, std::decay_t<Args>...>(fn, args...);
   std::byte* at =
-      runtime::messages::reserve(world_rank, call_handler<R, Fn, std::decay_t<Args>...>(), bytes)
+      runtime::messages::reserve(
+          world_rank, runtime::messages::name_of<&run_call<R, Fn, std::decay_t<Args>...>>(), bytes)
           .data();
   wire::codec<std::uint64_t>::write(at, address);
   encode_call<Fn, std::decay_t<Args>...>(at, fn, args...);
