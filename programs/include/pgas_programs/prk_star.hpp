@@ -42,9 +42,9 @@ decltype(auto) with_radius(std::size_t radius, Body&& body) {
 /// PRK's second step, in += 1, over `rows` rows of `cols` values whose starts are `stride`
 /// apart. One out-of-line function that every implementation of the kernel calls (the
 /// benchmark's hand-written ones too): where the compiler placed this short loop inside each
-/// caller, its alignment against the 64-byte line moved its time by up to 10 % of a sweep from
-/// one build to the next, so a comparison measured the layout; shared, the loop is the same
-/// machine code on both sides.
+/// caller, its alignment against the 64-byte line moved the pgas variant's sweep by some 6 %
+/// from one build to the next, so a comparison measured the layout; shared, the loop is the
+/// same machine code on both sides.
 [[gnu::noinline]] inline void add_one_to_block(double* first,
                                                std::size_t rows,
                                                std::size_t cols,
