@@ -94,6 +94,7 @@ void sync_images(const std::vector<int>& images) {
     check(MPI_Isend(nullptr, 0, MPI_BYTE, sorted[k], tag, comm, &requests[2 * k + 1]), "MPI_Isend");
   }
   messages::wait_all(requests);
+  messages::sync_point_ended();
   sync_all_window_memory();
   race_check::at_pairwise_sync(sorted);
   count_sync(start);

@@ -4,7 +4,8 @@
 // of differing sizes arrive whole, arguments of every kind arrive in their places, a call as large
 // as a message goes, a long stream stays within the engine's memory budget, replies in flight
 // together hold copies of their own size, a stream to an image that handles nothing stops at the
-// credit window, and images of one node reach each other through rings.
+// credit window, an image waiting at a sync point gets messages in parts of a buffer, and images
+// of one node reach each other through rings.
 #include <pgas/dist_object.hpp>
 #include <pgas/pgas.hpp>
 #include <pgas/rpc.hpp>
@@ -14,8 +15,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -520,6 +523,64 @@ TEST(Rpc, small_buffers_to_a_busy_image_take_its_window_by_their_bytes) {
   MPI_Comm_free(&busy);
   pgas::sync_all();
   EXPECT_EQ(pgas::co_sum(sent), pgas::co_sum(*received));
+}
+
+// What arrives in runs here (a handler given each run whole): the messages and the largest run.
+std::size_t messages_in_runs = 0;
+std::size_t largest_run_bytes = 0;
+void take_run(std::size_t, std::span<const std::byte> run) {
+  messages_in_runs += run.size() / 8;
+  largest_run_bytes = std::max(largest_run_bytes, run.size());
+}
+
+// An image of another node waiting at a sync point for another's messages gets them in parts of
+// a buffer (between hosts a whole buffer moves only inside MPI calls at both ends, which the
+// sender makes once a buffer is full), whole buffers again once the sender's own sync point has
+// ended; an image of the same node, whole buffers throughout (off_node and rma_only runs).
+TEST(Rpc, an_image_waiting_at_a_sync_point_gets_messages_in_parts_of_a_buffer) {
+  namespace messages = pgas::runtime::messages;
+  const std::size_t n = pgas::num_images();
+  const std::size_t me = pgas::this_image();
+  if (n < 2)
+    GTEST_SKIP() << "needs two images";
+  const bool same_node = pgas::co_broadcast(pgas::runtime::on_this_node(1), 0);
+  const std::size_t buffer = messages::buffer_bytes();
+  messages_in_runs = 0;
+  largest_run_bytes = 0;
+  pgas::dist_object<long> received(0L);
+  const std::size_t messages_sent = 3 * buffer / 8;
+  std::size_t limit_while_waiting = 0;
+  if (me == 1) {
+    // A message image 0 has not acknowledged: the sync point asks image 0 for it, and then waits
+    // (for image 0's stream too) in its barrier.
+    pgas::rpc_ff(0, count_one, received, 0L);
+  }
+  if (me == 0) {
+    // Image 1's call and its request come in one buffer, handled in one step.
+    messages::progress_until([&] { return *received == 1; });
+    limit_while_waiting = messages::buffer_fill_limit(1);
+    if (same_node) {
+      EXPECT_EQ(limit_while_waiting, buffer);
+    } else if (buffer >= 8192) {  // a smaller part would be a smaller buffer than the engine makes
+      EXPECT_EQ(limit_while_waiting, buffer / 8);
+    }
+    const std::uint64_t name = messages::name_of<&take_run>();
+    for (std::size_t k = 0; k < messages_sent; ++k) {
+      auto room = messages::reserve_in_runs(1, name, 8);
+      std::memset(room.data(), 0, room.size());
+    }
+  }
+  pgas::sync_all();
+  if (me == 0) {
+    EXPECT_EQ(messages::buffer_fill_limit(1), buffer);  // its own sync point has ended
+  }
+  limit_while_waiting = pgas::co_broadcast(limit_while_waiting, 0);
+  if (me == 1) {
+    EXPECT_EQ(messages_in_runs, messages_sent);
+    EXPECT_LE(largest_run_bytes, limit_while_waiting);
+    EXPECT_GT(largest_run_bytes, limit_while_waiting / 2);
+  }
+  pgas::sync_all();
 }
 
 // The transport each pair takes: a ring between two images of one node while shared memory is

@@ -250,8 +250,16 @@ void await_handled(std::span<const std::size_t> destinations);
 /// messages to another are handled in the order sent). Local.
 void quiesce_except(std::size_t destination);
 /// Collective over comm: quiesce() on every image of comm, then a barrier that keeps making
-/// progress, so that images outside or inside comm waiting on this one are served meanwhile.
+/// progress, so that images outside or inside comm waiting on this one are served meanwhile;
+/// then sync_point_ended().
 void quiescent_barrier(MPI_Comm comm);
+/// A sync point that this image shares with the images it names has ended here (a barrier, a
+/// pairwise exchange after quiesce()): images that waited for this image's messages in it get
+/// whole buffers again (buffer_fill_limit). Each of them asked before it could leave its
+/// quiesce() (it waits for the acknowledgements its request brings), so its request has come
+/// here first; one that comes later still (its acknowledgements sent already at another
+/// request) leaves parts until the next sync point: slower, never wrong. Local.
+void sync_point_ended() noexcept;
 /// Collective over comm: a barrier that keeps making progress while it waits.
 void barrier(MPI_Comm comm);
 /// Makes progress until `done()` is true: what every pgas wait does, so a waiting image serves
@@ -300,6 +308,11 @@ std::size_t restart_ring_copy_peak() noexcept;
 [[nodiscard]] std::size_t bytes_unconfirmed(std::size_t destination) noexcept;
 [[nodiscard]] std::size_t buffers_waiting_for_credit(std::size_t destination) noexcept;
 [[nodiscard]] bool reached_by_ring(std::size_t destination) noexcept;
+/// What a buffer to `destination` holds at most before it goes: buffer_bytes(), or an eighth of
+/// it while `destination`, an image of another node, waits at a sync point for this image's
+/// messages (from its request for acknowledgements until sync_point_ended() here), so that it
+/// gets them as they are made, not a buffer at a time. Local.
+[[nodiscard]] std::size_t buffer_fill_limit(std::size_t destination) noexcept;
 
 /// Between two polls that found nothing: the wait's `polls`-th poll, the `quiet`-th in a row
 /// that found nothing. With a core of its own an image polls at full speed for a few
