@@ -702,7 +702,7 @@ void on_ask(std::size_t source, std::span<const std::byte>) {
   // (sync_point_ended). Not on this node, where a buffer reaches it without more calls here:
   // through a ring parts took a slot each, and a DHT's waiting owner was left 35 000 inserts
   // behind, not 8 500; through MPI (PGAS_SHARED_MEMORY=0) the DHT ran 1-4 % slower for them.
-  if (!by_ring(e, source) && !on_this_node(source)) {
+  if (!on_this_node(source)) {  // a ring joins images of one node only
     e.peers[source].waits = 1;
     e.peers[source].out.urgent = true;
   }

@@ -536,7 +536,7 @@ void take_run(std::size_t, std::span<const std::byte> run) {
 // An image of another node waiting at a sync point for another's messages gets them in parts of
 // a buffer (between hosts a whole buffer moves only inside MPI calls at both ends, which the
 // sender makes once a buffer is full), whole buffers again once the sender's own sync point has
-// ended; an image of the same node, whole buffers throughout (off_node and rma_only runs).
+// ended; an image of the same node, whole buffers throughout (the off_node runs check the parts).
 TEST(Rpc, an_image_waiting_at_a_sync_point_gets_messages_in_parts_of_a_buffer) {
   namespace messages = pgas::runtime::messages;
   const std::size_t n = pgas::num_images();
