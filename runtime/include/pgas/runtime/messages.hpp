@@ -253,12 +253,12 @@ void quiesce_except(std::size_t destination);
 /// progress, so that images outside or inside comm waiting on this one are served meanwhile;
 /// then sync_point_ended().
 void quiescent_barrier(MPI_Comm comm);
-/// A sync point that this image shares with the images it names has ended here (a barrier, a
-/// pairwise exchange after quiesce()): images that waited for this image's messages in it get
-/// whole buffers again (buffer_fill_limit). Each of them asked before it could leave its
-/// quiesce() (it waits for the acknowledgements its request brings), so its request has come
-/// here first; one that comes later still (its acknowledgements sent already at another
-/// request) leaves parts until the next sync point: slower, never wrong. Local.
+/// A sync point of this image has ended here (a barrier, a pairwise exchange after quiesce()):
+/// every image that waited for this image's messages gets whole buffers again
+/// (buffer_fill_limit) — those of this sync point, which each asked before it could leave its
+/// quiesce() (it waits for the acknowledgements its request brings), and any other still
+/// waiting in a sync point of its own, which then gets whole buffers until this image joins it
+/// and sends all it holds. The flag only says when buffers go: speed, never a message. Local.
 void sync_point_ended() noexcept;
 /// Collective over comm: a barrier that keeps making progress while it waits.
 void barrier(MPI_Comm comm);
