@@ -15,6 +15,8 @@
 #                           runs CMD with two images per host (four in all): the two of a host
 #                           share its memory (osc/sm beside osc/pt2pt, btl vader beside tcp), as
 #                           the images of one node of a cluster do
+#   two_hosts_launch IMAGES CMD...
+#                           the same with 1 to 4 images (scripts/lib/two-hosts-mpiexec's launch)
 #   two_hosts_down          removes them
 
 two_hosts_work=""
@@ -70,9 +72,21 @@ two_hosts_run() {
       --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 $*"
 }
 
+# two_hosts_launch IMAGES CMD...: CMD under mpirun with IMAGES images, one on each host up to
+# two, then two on each, the first host's filled first (as a launcher fills a node's slots); the
+# images of a host reach each other through its memory (osc/sm beside osc/pt2pt, btl vader beside
+# tcp), as the images of one node of a cluster do.
+two_hosts_launch() {
+  local images=$1 hostfile=hosts
+  shift
+  [ "$images" -le 2 ] || hostfile=hosts_two_each
+  ip netns exec pgas-a unshare --uts sh -c 'hostname pgas-a; exec "$@"' sh \
+    mpirun --hostfile "$two_hosts_work/$hostfile" -n "$images" --bind-to none \
+    --mca plm_rsh_agent "$two_hosts_work/agent" --mca btl vader,tcp,self --mca pml ob1 \
+    --mca osc sm,pt2pt --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 \
+    "$@"
+}
+
 two_hosts_run_two_each() {
-  ip netns exec pgas-a unshare --uts sh -c "hostname pgas-a; exec mpirun --hostfile $two_hosts_work/hosts_two_each -n 4 \
-      --bind-to none \
-      --mca plm_rsh_agent $two_hosts_work/agent --mca btl vader,tcp,self --mca pml ob1 --mca osc sm,pt2pt \
-      --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 $*"
+  two_hosts_launch 4 "$@"
 }
