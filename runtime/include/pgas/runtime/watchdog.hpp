@@ -104,10 +104,11 @@ void configure();
 /// waits when it next idles, and the job ends. Local.
 void on_fired(std::size_t source) noexcept;
 
-/// Ends this process without MPI_Finalize, which makes the launcher end the job: once
-/// `all_said()` is true (every image has written what it had to say) or after `limit`, serving
-/// messages meanwhile so that images waiting on this one hear of it. A launcher kills the other
-/// processes as soon as one ends, so a line not yet written would be lost. Local.
+/// Ends the job from this process, which kills itself (SIGKILL: every launcher then ends the
+/// job, on every host): once `all_said()` is true (every image has written what it had to say)
+/// or after `limit`, serving messages meanwhile so that images waiting on this one hear of it.
+/// A launcher kills the other processes as soon as one ends, so a line not yet written would be
+/// lost. Local.
 [[noreturn]] void end_job_when(const std::function<bool()>& all_said,
                                std::chrono::milliseconds limit) noexcept;
 
