@@ -17,6 +17,8 @@
 #                           the images of one node of a cluster do
 #   two_hosts_launch IMAGES CMD...
 #                           the same with 1 to 4 images (scripts/lib/two-hosts-mpiexec's launch)
+#   two_hosts_launch_mpich IMAGES CMD...
+#                           the same with MPICH's launcher (Hydra), the images over TCP
 #   two_hosts_down          removes them
 
 two_hosts_work=""
@@ -60,6 +62,19 @@ esac
 exec ip netns exec "$ns" unshare --uts sh -c "hostname $name; $*"
 AGENT
   chmod +x "$two_hosts_work/agent"
+  # MPICH's Hydra calls its launcher as ssh, with ssh's options before the host: dropped, the
+  # rest is the agent's "HOST COMMAND...".
+  cat > "$two_hosts_work/ssh" <<SSH
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+  case "\$1" in
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+exec "$two_hosts_work/agent" "\$@"
+SSH
+  chmod +x "$two_hosts_work/ssh"
 }
 
 # --bind-to none: each "host" would bind its one image to its core 0, and both are this machine's
@@ -85,6 +100,25 @@ two_hosts_launch() {
     --mca plm_rsh_agent "$two_hosts_work/agent" --mca btl vader,tcp,self --mca pml ob1 \
     --mca osc sm,pt2pt --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24 \
     "$@"
+}
+
+# two_hosts_launch_mpich IMAGES CMD...: the same placement with MPICH's mpiexec (Hydra), which
+# starts its proxy on the other host through the agent. MPICH counts the images of a host as a
+# node, as pgas does. UCX, under MPICH's ch4, would reach the other host's processes through
+# this machine's shared memory, which two hosts never share: with one image a host only TCP
+# (UCX_TLS=tcp,self), unless the caller chose the transports. With two on a host UCX keeps its
+# own choice: MPICH 4.0's MPI_Finalize waits in a PMI barrier while a peer's TCP disconnect
+# still needs it (removed in later MPICH: pmodels/mpich#6596, 2023), so over TCP alone 3- and
+# 4-image runs hung in it after their tests passed (4 of 42).
+two_hosts_launch_mpich() {
+  local images=$1 hosts=10.77.0.1,10.77.0.2 transports=${UCX_TLS:-tcp,self}
+  shift
+  if [ "$images" -gt 2 ]; then
+    hosts=10.77.0.1:2,10.77.0.2:2
+    transports=${UCX_TLS:-all}
+  fi
+  UCX_TLS=$transports ip netns exec pgas-a unshare --uts sh -c 'hostname pgas-a; exec "$@"' sh \
+    mpiexec.mpich -hosts "$hosts" -launcher ssh -launcher-exec "$two_hosts_work/ssh" -n "$images" "$@"
 }
 
 two_hosts_run_two_each() {
