@@ -13,6 +13,7 @@
 #include "window_pool.hpp"
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -245,6 +246,20 @@ void environment::start(int* argc, char*** argv) {
   runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
 }
 
+namespace {
+
+// Registers, once, the end of the whole job for when this process exits.
+void end_job_at_exit() noexcept {
+  static const bool registered =
+      std::atexit([] {
+        runtime::watchdog::end_job_when([] { return true; }, std::chrono::milliseconds{0});
+      }) == 0;
+  if (!registered)
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);  // no room for the handler: end the job now
+}
+
+}  // namespace
+
 environment::~environment() {
   // An exception leaving the environment's scope on this image only: the others may be waiting
   // in a collective, so nothing collective may run here.
@@ -272,9 +287,19 @@ environment::~environment() {
   MPI_Comm_free(&impl_->state.world);
   if (!impl_->started_mpi)
     return;  // whoever started MPI finalises it
-  // MPI_Finalize would hang while others wait in a collective: end the whole job instead.
-  if (unwinding)
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+  if (unwinding) {
+    // MPI_Finalize would hang while the others wait in a collective, so the job must end; but
+    // an abort here would end it before the handler that catches the exception (main's own, as
+    // a rule) could say what it was — the job would end with no word of why. MPI stays up until
+    // this process exits, and then the job ends.
+    std::fprintf(stderr,
+                 "pgas: image %d: an exception leaves the pgas::environment's scope; the job "
+                 "ends when this process exits\n",
+                 impl_->state.rank);
+    std::fflush(stderr);
+    end_job_at_exit();
+    return;
+  }
   MPI_Finalize();
 }
 

@@ -1,18 +1,23 @@
 // A program in which one image fails while the others wait in a collective: with
 // `--throw` image 1 throws an exception nobody catches, with `--kill` it kills itself, with
 // `--rpc-throw` a function image 0 sent it with rpc_ff throws there, with `--swap-on-one-image`
-// image 0 alone swaps two arrays, so the images destroy different ones at the end of the scope.
+// image 0 alone swaps two arrays, so the images destroy different ones at the end of the scope,
+// with `--caught-outside` image 1 throws out of the environment's scope to a handler of main's
+// own, which says what it caught (as a program's top-level `catch` does).
 // tests/reliability/check_failure_ends_job.cmake checks that the whole job ends, non-zero,
 // within 10 seconds, leaving no process behind.
 #include <pgas/pgas.hpp>
 
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bool kill_instead = argc > 1 && std::strcmp(argv[1], "--kill") == 0;
   const bool in_a_call = argc > 1 && std::strcmp(argv[1], "--rpc-throw") == 0;
@@ -36,8 +41,23 @@ int main(int argc, char** argv) {
   if (pgas::this_image() == 1 % pgas::num_images()) {
     if (kill_instead)
       std::raise(SIGKILL);
-    throw std::runtime_error("image 1 gives up");  // escapes main: nobody catches it
+    throw std::runtime_error("image 1 gives up");  // leaves run()
   }
   pgas::sync_all();  // the other images wait here for an image that will never come
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--caught-outside") == 0) {
+    try {
+      return run(argc, argv);
+    } catch (const std::exception& e) {
+      // The environment is gone; the other images still wait in sync_all.
+      std::fprintf(stderr, "caught outside the environment: %s\n", e.what());
+      return 1;
+    }
+  }
+  return run(argc, argv);
 }
