@@ -190,6 +190,32 @@ void refuse_everywhere_unless_valid(Validate validate, const char* elsewhere, MP
 }
 }  // namespace
 
+namespace {
+
+// Set when this process's environment ended under an exception: MPI is up, not finalised, and
+// the job ends as the process exits.
+bool end_job_at_exit = false;
+
+// Run as the process exits (registered when the first environment starts). A process that
+// exits without MPI_Finalize ends the job under Open MPI, but under MPICH's Hydra only its own
+// host's processes, and the other hosts' images would wait for ever: it ends the job itself
+// where its environment still lives (std::exit in the middle of a program) or ended under an
+// exception.
+void end_job_if_left_unfinished() {
+  if (current != nullptr) {
+    std::fprintf(stderr,
+                 "pgas: image %d: the process exits while its pgas::environment lives (MPI is "
+                 "not finalised, and the other images may be waiting for it); ending the job\n",
+                 current->rank);
+    std::fflush(stderr);
+  } else if (!end_job_at_exit) {
+    return;
+  }
+  runtime::watchdog::end_job_when([] { return true; }, std::chrono::milliseconds{0});
+}
+
+}  // namespace
+
 void environment::start(int* argc, char*** argv) {
   if (current != nullptr)
     throw usage_error("a pgas::environment already exists; create only one");
@@ -244,21 +270,11 @@ void environment::start(int* argc, char*** argv) {
       s.world, node.members);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
   runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
+  // Registered while the environment is constructed, so a static environment's destructor
+  // runs before it (it then finds no environment).
+  static const bool exit_checked = std::atexit(end_job_if_left_unfinished) == 0;
+  (void)exit_checked;  // without room for it, a process that exits early ends as MPI lets it
 }
-
-namespace {
-
-// Registers, once, the end of the whole job for when this process exits.
-void end_job_at_exit() noexcept {
-  static const bool registered =
-      std::atexit([] {
-        runtime::watchdog::end_job_when([] { return true; }, std::chrono::milliseconds{0});
-      }) == 0;
-  if (!registered)
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);  // no room for the handler: end the job now
-}
-
-}  // namespace
 
 environment::~environment() {
   // An exception leaving the environment's scope on this image only: the others may be waiting
@@ -297,7 +313,7 @@ environment::~environment() {
                  "ends when this process exits\n",
                  impl_->state.rank);
     std::fflush(stderr);
-    end_job_at_exit();
+    end_job_at_exit = true;
     return;
   }
   MPI_Finalize();

@@ -3,13 +3,15 @@
 // `--rpc-throw` a function image 0 sent it with rpc_ff throws there, with `--swap-on-one-image`
 // image 0 alone swaps two arrays, so the images destroy different ones at the end of the scope,
 // with `--caught-outside` image 1 throws out of the environment's scope to a handler of main's
-// own, which says what it caught (as a program's top-level `catch` does).
+// own, which says what it caught (as a program's top-level `catch` does), with `--exit-inside`
+// image 1 calls std::exit(0) while its environment lives.
 // tests/reliability/check_failure_ends_job.cmake checks that the whole job ends, non-zero,
 // within 10 seconds, leaving no process behind.
 #include <pgas/pgas.hpp>
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -20,6 +22,7 @@ namespace {
 int run(int argc, char** argv) {
   pgas::environment env(argc, argv);
   const bool kill_instead = argc > 1 && std::strcmp(argv[1], "--kill") == 0;
+  const bool exit_instead = argc > 1 && std::strcmp(argv[1], "--exit-inside") == 0;
   const bool in_a_call = argc > 1 && std::strcmp(argv[1], "--rpc-throw") == 0;
   pgas::array<int> a(16);
   if (argc > 1 && std::strcmp(argv[1], "--swap-on-one-image") == 0) {
@@ -41,6 +44,8 @@ int run(int argc, char** argv) {
   if (pgas::this_image() == 1 % pgas::num_images()) {
     if (kill_instead)
       std::raise(SIGKILL);
+    if (exit_instead)
+      std::exit(0);  // leaves without ending the environment: MPI is not finalised
     throw std::runtime_error("image 1 gives up");  // leaves run()
   }
   pgas::sync_all();  // the other images wait here for an image that will never come
