@@ -18,7 +18,7 @@
 #   two_hosts_launch IMAGES CMD...
 #                           the same with 1 to 4 images (scripts/lib/two-hosts-mpiexec's launch)
 #   two_hosts_launch_mpich IMAGES CMD...
-#                           the same with MPICH's launcher (Hydra), the images over TCP
+#                           the same with MPICH's launcher (Hydra)
 #   two_hosts_down          removes them
 
 two_hosts_work=""
