@@ -197,8 +197,8 @@ namespace {
 bool end_job_at_exit = false;
 
 // Run as the process exits (registered when the first environment starts). A process that
-// exits without MPI_Finalize ends the job under Open MPI, but under MPICH's Hydra only its own
-// host's processes, and the other hosts' images would wait for ever: it ends the job itself
+// exits without MPI_Finalize ends the job under Open MPI, but under MPICH's Hydra at times only
+// its own host's processes, and the other hosts' images would wait for ever: it ends the job itself
 // where its environment still lives (std::exit in the middle of a program) or ended under an
 // exception.
 void end_job_if_left_unfinished() {

@@ -131,7 +131,7 @@ void end_job_when(const std::function<bool()>& all_said, std::chrono::millisecon
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  // Killed, not exited: when a process exits without MPI_Finalize, MPICH's Hydra ends the
+  // Killed, not exited: when a process exits without MPI_Finalize, MPICH's Hydra may end the
   // processes of its host only (between scripts/two-hosts' hosts the other host's images waited
   // for ever), but one killed by a signal ends every host's, as Open MPI does either way.
   // SIGKILL cannot be caught and writes no core file. What was written is out first.
