@@ -13,7 +13,6 @@
 #include "window_pool.hpp"
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -211,7 +210,7 @@ void end_job_if_left_unfinished() {
   } else if (!end_job_at_exit) {
     return;
   }
-  runtime::watchdog::end_job_when([] { return true; }, std::chrono::milliseconds{0});
+  runtime::watchdog::end_job_now();
 }
 
 }  // namespace

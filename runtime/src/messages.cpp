@@ -9,7 +9,6 @@
 
 #include "message_rings.hpp"
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -735,8 +734,8 @@ handler find_handler(engine& e, std::uint64_t name) {
   std::fflush(stderr);
   // Not MPI_Abort: a launcher may act on the abort before it has forwarded what this process
   // wrote (MPICH's Hydra lost the line above about one run in fifteen). Ended as the watchdog
-  // ends a job, at once: this image alone has something to say.
-  watchdog::end_job_when([] { return true; }, std::chrono::milliseconds{0});
+  // ends a job.
+  watchdog::end_job_now();
 }
 
 // Calls a handler on `payload`, a message (or a run taken whole: `messages` of them), in the

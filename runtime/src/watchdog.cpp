@@ -131,6 +131,10 @@ void end_job_when(const std::function<bool()>& all_said, std::chrono::millisecon
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  end_job_now();
+}
+
+void end_job_now() noexcept {
   // Killed, not exited: when a process exits without MPI_Finalize, MPICH's Hydra may end the
   // processes of its host only (between scripts/two-hosts' hosts the other host's images waited
   // for ever), but one killed by a signal ends every host's, as Open MPI does either way.

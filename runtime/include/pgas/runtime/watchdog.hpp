@@ -111,5 +111,7 @@ void on_fired(std::size_t source) noexcept;
 /// lost. Local.
 [[noreturn]] void end_job_when(const std::function<bool()>& all_said,
                                std::chrono::milliseconds limit) noexcept;
+/// end_job_when at once: for a process that alone has something to say, and has said it. Local.
+[[noreturn]] void end_job_now() noexcept;
 
 }  // namespace pgas::runtime::watchdog
