@@ -2,6 +2,7 @@
 // strided transfers.
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/request.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
 
@@ -161,6 +162,36 @@ TEST_P(Rma, rget_delivers_once_the_request_completes) {
   while (!req.test()) {
   }
   for (long v : into) EXPECT_EQ(v, 11L * (next + 1));
+  sync();
+}
+
+TEST_P(Rma, requests_kept_outstanding_stop_at_their_bound_and_every_one_delivers) {
+  // More gets than a process keeps requests for: those past the bound complete as they start,
+  // the rest stay outstanding, and all deliver. Without the bound MPICH 4.0 ends the job once
+  // some 2^18 are live; here the count itself is the check, on every MPI.
+  constexpr std::size_t slots = 256;
+  auto w = longs(GetParam(), slots);
+  long* mine = static_cast<long*>(w.win.base());
+  for (std::size_t k = 0; k < slots; ++k) mine[k] = 1000L * me() + static_cast<long>(k);
+  sync();
+  const std::size_t before = pgas::runtime::outstanding_requests();
+  const int next = (me() + 1) % images();
+  const std::size_t n = pgas::runtime::most_outstanding_requests + 500;
+  std::vector<long> into(n, -1);
+  std::vector<pgas::runtime::request> started;
+  started.reserve(n);
+  std::size_t most = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    started.push_back(pgas::runtime::rget(w.win, std::span<long>(&into[i], 1), next,
+                                          static_cast<MPI_Aint>(i % slots)));
+    most = std::max(most, pgas::runtime::outstanding_requests());
+  }
+  EXPECT_LE(most, pgas::runtime::most_outstanding_requests);
+  for (pgas::runtime::request& r : started) r.wait();
+  EXPECT_EQ(pgas::runtime::outstanding_requests(), before);
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(into[i], 1000L * next + static_cast<long>(i % slots)) << "get " << i;
+  started.clear();
   sync();
 }
 

@@ -212,18 +212,19 @@ void reduce_in_place(std::span<T> values, reduce_op op, int root, MPI_Comm comm)
 }
 
 /// Starts the all-process form of reduce_in_place (MPI_Iallreduce); `values` must stay until
-/// the request completes.
+/// the request completes (keep_or_complete may have completed it already).
 template <accumulable T>
 [[nodiscard]] request start_reduce_in_place(std::span<T> values, reduce_op op, MPI_Comm comm) {
   MPI_Request r = MPI_REQUEST_NULL;
   check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), to_count(values.size()), layout_of<T>().type,
                        to_mpi(op), comm, &r),
         "MPI_Iallreduce");
-  return request{r};
+  return keep_or_complete(r, "MPI_Iallreduce");
 }
 
 /// Collective over comm: root's `values` copied into every process's (MPI_Bcast, or started
-/// with MPI_Ibcast; then `values` must stay until the request completes).
+/// with MPI_Ibcast; then `values` must stay until the request completes, which
+/// keep_or_complete may have done already).
 template <transferable T>
 void broadcast(std::span<T> values, int root, MPI_Comm comm) {
   const element_layout l = layout_of<T>();
@@ -236,7 +237,7 @@ template <transferable T>
   MPI_Request r = MPI_REQUEST_NULL;
   const mpi_count c(l.type, values.size() * static_cast<std::size_t>(l.per_element));
   check(MPI_Ibcast(values.data(), c.count(), c.type(), root, comm, &r), "MPI_Ibcast");
-  return request{r};
+  return keep_or_complete(r, "MPI_Ibcast");
 }
 
 /// Collective over comm: op over the values of all processes of lower rank (MPI_Exscan); the

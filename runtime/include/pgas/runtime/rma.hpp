@@ -283,7 +283,8 @@ template <accumulable T>
 
 /// Starts combining *value into one target element atomically, the previous value landing in
 /// *result; returns the request (MPI_Rget_accumulate), or an empty one when the update was
-/// applied in place (then *result holds it already). *value and *result must stay until the
+/// applied in place or the process keeps most_outstanding_requests already (then *result holds
+/// it already). *value and *result must stay until the
 /// request completes. Local; passive epoch only.
 template <accumulable T>
 [[nodiscard]] request rfetch_and_op(
@@ -305,11 +306,13 @@ template <accumulable T>
                             a.handle, &r),
         "MPI_Rget_accumulate");
   statistics::count(&rma_stats::atomics, sizeof(T));
-  return request{r};
+  return keep_or_complete(r, "MPI_Rget_accumulate");
 }
 
-/// Starts a put and returns its request; `from` must stay unchanged until the request completes.
-/// Local; passive epoch only. Remote completion comes with the next flush or sync point.
+/// Starts a put and returns its request (empty, the put done at the origin, where the process
+/// keeps most_outstanding_requests already); `from` must stay unchanged until the request
+/// completes. Local; passive epoch only. Remote completion comes with the next flush or sync
+/// point.
 template <transferable T>
 [[nodiscard]] request rput(window& w, std::span<const T> from, int target, MPI_Aint disp) {
   w.require_passive("rput");
@@ -321,10 +324,11 @@ template <transferable T>
       MPI_Rput(from.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle, &r),
       "MPI_Rput");
   statistics::count(&rma_stats::puts, from.size_bytes());
-  return request{r};
+  return keep_or_complete(r, "MPI_Rput");
 }
 
-/// Starts a get and returns its request; `into` holds the data once the request completes.
+/// Starts a get and returns its request (empty, the data arrived, where the process keeps
+/// most_outstanding_requests already); `into` holds the data once the request completes.
 /// Local; passive epoch only.
 template <transferable T>
 [[nodiscard]] request rget(window& w, std::span<T> into, int target, MPI_Aint disp) {
@@ -336,7 +340,7 @@ template <transferable T>
       MPI_Rget(into.data(), c.count(), c.type(), target, a.disp, c.count(), c.type(), a.handle, &r),
       "MPI_Rget");
   statistics::count(&rma_stats::gets, into.size_bytes());
-  return request{r};
+  return keep_or_complete(r, "MPI_Rget");
 }
 
 /// A strided pattern: `count` blocks of `block` elements, block starts `stride` elements apart.
