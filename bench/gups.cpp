@@ -199,14 +199,18 @@ void prk_algorithm(std::vector<std::uint64_t>& local,
 }
 
 // One MPI_Accumulate (MPI_BXOR) per update, completed at the end: the rules allow it, and it
-// is what fine-grained code without aggregation does.
+// is what fine-grained code without aggregation does, with the flushes its MPI needs
+// (bench::most_operations_unflushed).
 void accumulate_per_update(MPI_Win win, const hpcc::image_stream& stream, std::size_t table) {
   const block_map map{table, pgas::num_images()};
   const std::uint64_t mask = table - 1;
+  std::size_t started = 0;
   stream.for_each([&](const std::uint64_t ran) {
     const std::size_t i = ran & mask;
     MPI_Accumulate(&ran, 1, MPI_UINT64_T, static_cast<int>(map.owner(i)),
                    static_cast<MPI_Aint>(map.offset(i)), 1, MPI_UINT64_T, MPI_BXOR, win);
+    if (++started % bench::most_operations_unflushed() == 0)
+      MPI_Win_flush_all(win);
   });
   MPI_Win_flush_all(win);
   MPI_Barrier(MPI_COMM_WORLD);

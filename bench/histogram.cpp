@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
         const std::size_t k = mine[u];
         MPI_Accumulate(&one, 1, MPI_LONG, static_cast<int>(k % p), static_cast<MPI_Aint>(k / p), 1,
                        MPI_LONG, MPI_SUM, win);
+        if ((u + 1) % bench::most_operations_unflushed() == 0)
+          MPI_Win_flush_all(win);  // as its MPI needs (harness.hpp)
       }
       MPI_Win_flush_all(win);
       MPI_Barrier(MPI_COMM_WORLD);
