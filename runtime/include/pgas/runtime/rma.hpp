@@ -284,8 +284,8 @@ template <accumulable T>
 /// Starts combining *value into one target element atomically, the previous value landing in
 /// *result; returns the request (MPI_Rget_accumulate), or an empty one when the update was
 /// applied in place or the process keeps most_outstanding_requests already (then *result holds
-/// it already). *value and *result must stay until the
-/// request completes. Local; passive epoch only.
+/// it already). *value and *result must stay until the request completes. Local; passive epoch
+/// only.
 template <accumulable T>
 [[nodiscard]] request rfetch_and_op(
     window& w, const T* value, T* result, int target, MPI_Aint disp, reduce_op op) {
