@@ -74,15 +74,15 @@ function(pgas_use_test_headers target)
   target_precompile_headers(${target} REUSE_FROM pgas_test_main)
 endfunction()
 
-# pgas_give_each_test_its_own_mpi_session_dir(): called at the end of every directory that
-# registers tests. Open MPI 4.1's launcher (and a singleton's) makes its session directory,
+# pgas_give_each_test_its_own_mpi_session_dir(): called at the end of every directory whose
+# tests launch MPI. Open MPI 4.1's launcher (and a singleton's) makes its session directory,
 # <tmpdir>/ompi.<host>.<uid>, by checking and then creating it: two launches at once under
 # `ctest -j` can both find it missing and the second fails to start ("mkdir ... File exists",
 # open-mpi/ompi#8510); each finished job removes it again, so the race recurs all through a run.
 # A directory of each test's own, under one that exists before any test starts, leaves two
 # launches nothing to create together.
 function(pgas_give_each_test_its_own_mpi_session_dir)
-  if(NOT PGAS_OVERSUBSCRIBE) # not Open MPI: MPICH's launcher keeps no session directory
+  if(NOT PGAS_MPI_FAMILY STREQUAL "Open MPI") # MPICH's launcher keeps no session directory
     return()
   endif()
   set(sessions "${CMAKE_BINARY_DIR}/mpi-sessions")
