@@ -1,6 +1,7 @@
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -61,6 +62,7 @@ void sync_memory_before_signal_in_place() {
 void sync_memory_before_message_to(std::size_t destination) {
   require_environment("pgas::sync_memory()");
   const double start = now_if_counting();
+  send_held_write_ahead_of_message_to(destination);  // then nothing of it to complete here
   complete_windows_before_message();
   // The others' acknowledgements follow the owners' notes that they applied our batches.
   messages::quiesce_except(destination);

@@ -1,6 +1,7 @@
 // Completion across every window of the process: what the sync points do.
 #include <pgas/runtime/deferred_writes.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include "window_pool.hpp"
@@ -103,6 +104,7 @@ void order_window_memory(bool ordered_by_signal) {
 // with `await_batches`, also waits until owners have applied the batches sent to them. Only
 // windows with work are visited.
 void complete_windows(bool await_batches, bool ordered_by_signal) {
+  release_held_write();
   issue_deferred_writes();  // an aggregator's held updates complete with everything else
   std::vector<window_state*>& busy = windows_with_work();
   // By index: awaiting owners makes progress, whose handlers may write to other windows.

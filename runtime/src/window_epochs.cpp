@@ -1,6 +1,7 @@
 // Epochs and completion on one window: flushes in the passive epoch, and the fence and
 // neighbourhood phases that leave it for a while (MPI-4.1 §12.5).
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/window.hpp>
@@ -11,6 +12,7 @@
 namespace pgas::runtime {
 
 void window::flush(int target) {
+  release_held_write();
   window_state& s = state();
   require_passive("flush");
   require_rank(s, target);
@@ -20,6 +22,7 @@ void window::flush(int target) {
 }
 
 void window::flush_all() {
+  release_held_write();
   window_state& s = state();
   require_passive("flush_all");
   check(MPI_Win_flush_all(s.win), "MPI_Win_flush_all");
@@ -28,6 +31,7 @@ void window::flush_all() {
 }
 
 void window::flush_local(int target) {
+  release_held_write();
   window_state& s = state();
   require_passive("flush_local");
   require_rank(s, target);
@@ -35,6 +39,7 @@ void window::flush_local(int target) {
 }
 
 void window::flush_local_all() {
+  release_held_write();
   window_state& s = state();
   require_passive("flush_local_all");
   check(MPI_Win_flush_local_all(s.win), "MPI_Win_flush_local_all");
@@ -42,6 +47,7 @@ void window::flush_local_all() {
 }
 
 void window::sync_memory() {
+  release_held_write();
   window_state& s = state();
   // MPI_Win_sync is only valid inside a passive-target epoch.
   if (s.mode == epoch::passive)
@@ -65,6 +71,7 @@ void return_to_passive(window_state& s) {
 }  // namespace
 
 void window::begin_fence_phase() {
+  release_held_write();
   window_state& s = state();
   require_passive("begin_fence_phase");
   // Updates sent for owners to apply, from every image, are applied before the phase: inside
@@ -96,6 +103,7 @@ void window::end_fence_phase() {
 
 void window::begin_neighbourhood_phase(const std::vector<int>& targets,
                                        const std::vector<int>& origins) {
+  release_held_write();
   window_state& s = state();
   require_passive("begin_neighbourhood_phase");
   for (int r : targets) require_rank(s, r);

@@ -1,6 +1,7 @@
 // A neighbourhood exchange by two-sided messages (window::begin_neighbour_messages): the
 // message form of a neighbourhood phase, for windows whose peers' memory is not mapped.
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/names.hpp>
 #include <pgas/runtime/window.hpp>
@@ -52,6 +53,7 @@ void require_exchange(const window_state& s, const char* what) {
 }  // namespace
 
 void window::begin_neighbour_messages() {
+  release_held_write();
   window_state& s = state();
   if (s.messages_in_flight || s.mode == epoch::neighbourhood) {
     throw usage_error(

@@ -2,6 +2,7 @@
 // it to the pool).
 #include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
@@ -79,6 +80,7 @@ window::window(std::unique_ptr<window_state> s) noexcept : s_{std::move(s)} {
 window::window(window&& other) noexcept : s_{std::exchange(other.s_, nullptr)} {
   if (s_)
     s_->handle = this;
+  held_write_moved(&other, this);
 }
 window& window::operator=(window&& other) noexcept {
   if (this != &other) {
@@ -86,6 +88,7 @@ window& window::operator=(window&& other) noexcept {
     s_ = std::exchange(other.s_, nullptr);
     if (s_)
       s_->handle = this;
+    held_write_moved(&other, this);
   }
   return *this;
 }
@@ -112,6 +115,8 @@ void window::release() noexcept {
   if (!s_)
     return;
   window_state& s = *s_;
+  // While the window is live and in its epoch.
+  release_held_write_of(*this, s.win != MPI_WIN_NULL && mpi_running());
   window_leaves(s);
   // After MPI_Finalize nothing may be called; the program ended the environment too early.
   if (s.win != MPI_WIN_NULL && mpi_running()) {

@@ -1,8 +1,10 @@
 // Dynamic windows: attach, publish, remote access by address, detach, churn, limits.
 #include <pgas/runtime/environment.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/runtime/rma.hpp>
 #include <pgas/runtime/sync.hpp>
+#include <pgas/runtime/team_window.hpp>
 #include <pgas/runtime/window.hpp>
 
 #include <gtest/gtest.h>
@@ -94,6 +96,35 @@ TEST(DynamicWindow, attach_on_a_window_with_memory_or_of_nothing_is_refused) {
   auto dynamic = window::create_dynamic(pgas::runtime::world_comm());
   EXPECT_THROW(dynamic.attach(nullptr, 8), pgas::usage_error);
   EXPECT_THROW(dynamic.attach(&byte, 0), pgas::usage_error);
+}
+
+}  // namespace
+
+namespace {
+
+// A container's dynamic window: its owners apply updates, so an element write to a peer of this
+// node is held until the next operation (runtime/held_write.hpp). The handle moves while it is
+// held; the write goes with it and lands by the sync point. Then a write held on a window that
+// is released before any other operation: the release issues it while the window still stands.
+TEST(HeldWrite, follows_its_window_handle_through_a_move_and_goes_at_its_release) {
+  if (!pgas::runtime::messages::running())
+    GTEST_SKIP() << "no message engine: writes are not held";
+  const int next = (pgas::test::me() + 1) % pgas::test::images();
+  const int before = (pgas::test::me() + pgas::test::images() - 1) % pgas::test::images();
+  long mine = 0;
+  pgas::runtime::window w = pgas::runtime::create_team_dynamic_window(pgas::runtime::world_comm());
+  w.attach(&mine, sizeof mine);
+  const std::vector<MPI_Aint> at = w.publish(&mine);
+  pgas::runtime::put_value(w, 40L + pgas::test::me(), next, at[static_cast<std::size_t>(next)]);
+  pgas::runtime::window moved(std::move(w));
+  pgas::test::sync();
+  EXPECT_EQ(mine, 40L + before);
+  pgas::test::sync();  // nobody writes again before everyone has looked
+  pgas::runtime::put_value(moved, 50L + pgas::test::me(), next, at[static_cast<std::size_t>(next)]);
+  pgas::runtime::window other =
+      pgas::runtime::create_team_dynamic_window(pgas::runtime::world_comm());
+  moved = std::move(other);  // releases the window written, collectively
+  EXPECT_EQ(mine, 50L + before);
 }
 
 }  // namespace

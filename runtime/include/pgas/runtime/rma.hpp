@@ -5,6 +5,7 @@
 
 #include <pgas/runtime/datatype.hpp>
 #include <pgas/runtime/error.hpp>
+#include <pgas/runtime/held_write.hpp>
 #include <pgas/runtime/in_place_updates.hpp>
 #include <pgas/runtime/owner_updates.hpp>
 #include <pgas/runtime/reduce_op.hpp>
@@ -69,24 +70,42 @@ void put(window& w, std::span<const T> from, int target, MPI_Aint disp) {
     detail::complete_locally(a.handle, target);
 }
 
+namespace detail {
+/// A put of `bytes` at `value`, `count` elements of `type`, from a staged copy. Local.
+inline void put_staged(window& w,
+                       const void* value,
+                       std::size_t bytes,
+                       MPI_Datatype type,
+                       int count,
+                       int target,
+                       MPI_Aint disp) {
+  const window::access a = w.writing_to(target, disp, bytes);
+  const void* staged = w.stage(value, bytes);
+  check(MPI_Put(staged, count, type, target, a.disp, count, type, a.handle), "MPI_Put");
+}
+}  // namespace detail
+
 /// Writes one value; the value is copied, so the call returns at once. Local; completed at the
 /// target by the next flush or sync point. To an owner on another node that applies updates
 /// (owner_updates.hpp) the value goes as one message among the others to it, which a later
 /// message (an event post) follows without a round trip; MPI's put would need a flush of its
-/// own first, a round trip across the network. On this node MPI carries it through shared
-/// memory, where a flush costs next to nothing.
+/// own first, a round trip across the network. To one of this node that applies them it is
+/// held until the next operation (held_write.hpp): a message to it next carries it the same
+/// way, anything else issues it as a put, which MPI carries through shared memory.
 template <transferable T>
 void put_value(window& w, const T& value, int target, MPI_Aint disp) {
-  if (w.owner_applies_writes_to(target) && owner_updates::store_fits(sizeof(T))) {
-    owner_updates::store(w, &value, sizeof(T), target, disp);
-    statistics::count(&rma_stats::puts, sizeof(T));
-    return;
-  }
-  const window::access a = w.writing_to(target, disp, sizeof(T));
-  const void* staged = w.stage(&value, sizeof(T));
+  // Only a value that one message carries goes to its owner or is held (a value no larger than
+  // a held one always fits: the engine's messages take kibibytes).
+  const bool fits = sizeof(T) <= held_write_bytes || owner_updates::store_fits(sizeof(T));
+  const window::write_route route =
+      fits ? w.route_of_element_write(target, disp, sizeof(T)) : window::write_route::through_mpi;
   const element_layout l = layout_of<T>();
-  check(MPI_Put(staged, l.per_element, l.type, target, a.disp, l.per_element, l.type, a.handle),
-        "MPI_Put");
+  if (route == window::write_route::to_owner) {
+    owner_updates::store(w, &value, sizeof(T), target, disp);
+  } else if (route != window::write_route::held ||
+             !hold_write(w, value, l.type, l.per_element, target, disp)) {
+    detail::put_staged(w, &value, sizeof(T), l.type, l.per_element, target, disp);
+  }
   statistics::count(&rma_stats::puts, sizeof(T));
 }
 

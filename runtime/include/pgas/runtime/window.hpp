@@ -251,10 +251,14 @@ class window {
   /// must follow the batch, which may not wait for anything. Local.
   [[nodiscard]] bool begin_plain_updates();
   void end_plain_updates();
-  /// True when a write to `target` goes as a message its owner applies rather than through
-  /// MPI: owner_applies_updates() and `target` on another node (on this one MPI carries a put
-  /// through shared memory, where a flush costs next to nothing). Local.
-  [[nodiscard]] bool owner_applies_writes_to(int target) const;
+  /// How an element write of `bytes` at `disp` goes to `target`: through MPI at once; as a
+  /// message its owner applies (owner_applies_updates() and `target` on another node, where
+  /// MPI's put would need a flush of its own before a later message, a round trip across the
+  /// network); or held until the next operation (owner_applies_updates() and `target` another
+  /// process of this node: held_write.hpp), its target and bytes checked as writing_to checks
+  /// them. Local.
+  enum class write_route { through_mpi, to_owner, held };
+  [[nodiscard]] write_route route_of_element_write(int target, MPI_Aint disp, std::size_t bytes);
   /// Says that other processes reach this window's memory only through updates (an event's
   /// counts: posted to, never read or written with MPI RMA), so that while the owner applies
   /// them, or while every image applies them in place on a shared window (processor atomics,
