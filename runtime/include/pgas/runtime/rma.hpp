@@ -80,7 +80,9 @@ inline void put_staged(window& w,
                        int target,
                        MPI_Aint disp) {
   const window::access a = w.writing_to(target, disp, bytes);
-  const void* staged = w.stage(value, bytes);
+  // A word, the usual element, is staged with one store (stage() is inline for this).
+  constexpr std::size_t word = sizeof(std::uint64_t);
+  const void* staged = bytes == word ? w.stage(value, word) : w.stage(value, bytes);
   check(MPI_Put(staged, count, type, target, a.disp, count, type, a.handle), "MPI_Put");
 }
 }  // namespace detail
