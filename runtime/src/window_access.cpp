@@ -214,6 +214,11 @@ window::write_route window::route_of_element_write(int target, MPI_Aint disp, st
     return write_route::to_owner;
   if (target == s.rank)
     return write_route::through_mpi;
+  // A store or batch sent to the target and not yet acknowledged: a put would first wait for it
+  // (writing_to), a message goes behind it on the engine's ordered channel. So the writes of a
+  // group of rows after the last one's post go as messages, not as a round trip each.
+  if (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)
+    return write_route::to_owner;
   check_exposure(s, target, disp, bytes);  // a held write fails here, not where it is issued
   return write_route::held;
 }

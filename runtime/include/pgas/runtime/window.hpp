@@ -254,9 +254,10 @@ class window {
   /// How an element write of `bytes` at `disp` goes to `target`: through MPI at once; as a
   /// message its owner applies (owner_applies_updates() and `target` on another node, where
   /// MPI's put would need a flush of its own before a later message, a round trip across the
-  /// network); or held until the next operation (owner_applies_updates() and `target` another
-  /// process of this node: held_write.hpp), its target and bytes checked as writing_to checks
-  /// them. Local.
+  /// network — or on this one while a store or batch sent to it is unacknowledged, which a put
+  /// would first wait for); or held until the next operation (owner_applies_updates() and
+  /// `target` another process of this node: held_write.hpp), its target and bytes checked as
+  /// writing_to checks them. Local.
   enum class write_route { through_mpi, to_owner, held };
   [[nodiscard]] write_route route_of_element_write(int target, MPI_Aint disp, std::size_t bytes);
   /// Says that other processes reach this window's memory only through updates (an event's
