@@ -1,10 +1,11 @@
 // An element write to an image reached through MPI on this node is held until the process's
 // next operation (runtime/held_write.hpp): a post to the same image carries it as a message,
-// anything else issues it first. Each test makes the operation after the write one that must
-// still see it — a read, an atomic, a post to another image, a fence phase, a move or the end
+// anything else issues it first; while a store to that image is unacknowledged, writes to it
+// go as messages at once. Each test makes the operation after the write one that must still
+// see it — a post, a read, an atomic, a post to another image, a fence phase, a move or the end
 // of its array — and checks what lands. With PGAS_SHARED_MEMORY=0 (ordering_test is registered
-// so too) every peer takes this path; with shared memory the writes are stores in place and the
-// same results must hold.
+// so too) every peer takes this path; with shared memory the writes are stores in place and
+// the same results must hold.
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
@@ -33,6 +34,28 @@ TEST(HeldWrite, each_write_arrives_with_the_post_that_follows_it) {
     ready.wait();
     EXPECT_EQ(ghost.local()[0], r * 7 + static_cast<long>(pgas_test::left())) << "round " << r;
     taken.post(pgas_test::left());  // the left neighbour may write again
+    taken.wait();
+  }
+  pgas::sync_all();
+}
+
+// Several writes per post (a group of rows): after the first post the writes to that image go
+// as messages behind its store, the last of each group ahead of the post; every one arrives.
+TEST(HeldWrite, every_write_of_a_group_arrives_with_the_post_after_it) {
+  constexpr std::size_t group = 4;
+  pgas::coarray<long[]> ghost(group);
+  pgas::event ready;
+  pgas::event taken;
+  for (long r = 1; r <= 50; ++r) {
+    for (std::size_t k = 0; k < group; ++k)
+      ghost(right())[k] = r * 100 + static_cast<long>(10 * k + me());
+    ready.post(right());
+    ready.wait();
+    for (std::size_t k = 0; k < group; ++k) {
+      EXPECT_EQ(ghost.local()[k], r * 100 + static_cast<long>(10 * k + pgas_test::left()))
+          << "round " << r << ", element " << k;
+    }
+    taken.post(pgas_test::left());
     taken.wait();
   }
   pgas::sync_all();

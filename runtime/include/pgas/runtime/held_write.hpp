@@ -11,7 +11,9 @@
 // write as a store message instead makes each completion of one a round trip through the owner
 // (bench_micro's element put with sync_memory() 0.90 -> 0.52 of MPI_Put + flush under MPICH,
 // 0.58 -> 0.02 under Open MPI). Only the operation after the write can tell which it needs.
-// Between nodes every write goes as a message already (window::route_of_element_write).
+// Between nodes every write goes as a message already, and so does one to an image whose store
+// or batch is still unacknowledged, which a put would first wait for
+// (window::route_of_element_write).
 
 #include <mpi.h>
 
