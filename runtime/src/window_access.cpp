@@ -70,8 +70,7 @@ window::access window::writing_to(int target, MPI_Aint disp, std::size_t bytes, 
             : disp * static_cast<MPI_Aint>(s.disp_units[static_cast<std::size_t>(target)]);
     const MPI_Aint end = begin + static_cast<MPI_Aint>(bytes);
     // A batch applied by its owner is ordered with nothing MPI carries: wait for it.
-    if (s.pending.written(target).must_wait(begin, end, kind) ||
-        (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
+    if (s.pending.written(target).must_wait(begin, end, kind) || s.awaited_at_owner(target)) {
       flush(target);
     }
     s.pending.written(target).record(begin, end, kind);
@@ -87,8 +86,7 @@ void window::loading_from(const char* what, int target) {
   if (s.mode != epoch::passive)
     require_passive(what);
   require_rank(s, target);
-  if (s.pending.at(target) ||
-      (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)) {
+  if (s.pending.at(target) || s.awaited_at_owner(target)) {
     flush(target);
   }
 }
@@ -217,7 +215,7 @@ window::write_route window::route_of_element_write(int target, MPI_Aint disp, st
   // A store or batch sent to the target and not yet acknowledged: a put would first wait for it
   // (writing_to), a message goes behind it on the engine's ordered channel. So the writes of a
   // group of rows after the last one's post go as messages, not as a round trip each.
-  if (s.at_owner_total != 0 && s.at_owner[static_cast<std::size_t>(target)] != 0)
+  if (s.awaited_at_owner(target))
     return write_route::to_owner;
   check_exposure(s, target, disp, bytes);  // a held write fails here, not where it is issued
   return write_route::held;
@@ -242,9 +240,9 @@ void* window::own_memory_for_update(MPI_Aint disp, std::size_t bytes) {
 // The batches may still sit in the engine's buffers: they go out first. The engine's
 // acknowledgements say when the owners handled them (and whatever else was sent before).
 void await_owners(window_state& s, int target) {
-  const auto t = static_cast<std::size_t>(target);
-  if (s.at_owner_total == 0 || s.at_owner[t] == 0)
+  if (!s.awaited_at_owner(target))
     return;
+  const auto t = static_cast<std::size_t>(target);
   const auto destination = static_cast<std::size_t>(s.handle->world_rank_of(target));
   messages::await_handled(std::span<const std::size_t>(&destination, 1));
   s.at_owner_total -= s.at_owner[t];

@@ -83,6 +83,10 @@ struct window_state {
   std::vector<int> world_ranks;     // of every rank of comm, once asked
   std::vector<char> on_other_node;  // by rank of comm: not on this node, once asked
   std::size_t at_owner_total = 0;
+  /// Whether something sent to `target` for its owner to apply is not yet acknowledged.
+  [[nodiscard]] bool awaited_at_owner(int target) const noexcept {
+    return at_owner_total != 0 && at_owner[static_cast<std::size_t>(target)] != 0;
+  }
   // In windows_with_work(): this process has issued something on the window that a sync point
   // must complete (writes, batches for owners), so the sync points visit it.
   bool has_work = false;
