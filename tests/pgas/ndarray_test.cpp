@@ -402,6 +402,39 @@ TEST(NdArray, transpose_between_any_grids_element_by_element) {
   }
 }
 
+// Blocks large enough that each image's sweeps stop to make progress (every 2^16 elements,
+// so that gets waiting on it are answered): the transposed values stay right across the stops,
+// at the tiles' edges and in the tail of a block.
+TEST(NdArray, transpose_of_blocks_swept_in_stretches) {
+  const std::size_t p = images();
+  const std::size_t rows = 1031;  // with 4 images, blocks of 257 x 275 elements
+  const std::size_t cols = 275 * p + 3;
+  // Distinct for every element (code<2>'s base 1000 is not, past 1000 columns).
+  const auto value = [](std::size_t i, std::size_t j) { return static_cast<double>(i * 4096 + j); };
+  for (const auto& g : {pgas::grid({1, p}), pgas::grid({p, 1})}) {
+    pgas::ndarray<double, 2> a({rows, cols}, g);
+    pgas::ndarray<double, 2> b({cols, rows}, g);
+    const auto mine = a.local();
+    const auto at = a.local_origin();
+    for (std::size_t i = 0; i < mine.extent(0); ++i) {
+      for (std::size_t j = 0; j < mine.extent(1); ++j) mine(i, j) = value(at[0] + i, at[1] + j);
+    }
+    pgas::transpose(b, a);
+    pgas::transpose(b, a, pgas::reduce_op::sum);
+    const auto v = b.local();
+    const auto o = b.local_origin();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < v.extent(0); ++i) {
+      for (std::size_t j = 0; j < v.extent(1); ++j) {
+        if (v(i, j) != 2 * value(o[1] + j, o[0] + i))
+          ++wrong;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "on " << g.extent(0) << " x " << g.extent(1);
+    pgas::sync_all();
+  }
+}
+
 TEST(NdArray, bad_shapes_grids_patches_and_indices_are_refused) {
   using extents = std::array<std::size_t, 2>;
   using dbl2 = pgas::ndarray<double, 2>;

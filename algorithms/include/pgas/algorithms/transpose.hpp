@@ -12,6 +12,7 @@
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/kept_scratch.hpp>
+#include <pgas/runtime/messages.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -24,19 +25,32 @@ namespace pgas {
 
 namespace detail {
 
+// Elements a transpose sweeps between two calls of its `between`: some 0.1 ms of work, so that
+// a get waiting on this image is answered within a fraction of a block's sweep, while the calls
+// cost nothing beside the sweep.
+inline constexpr std::size_t transposed_between_calls = std::size_t{1} << 16;
+
 // to(i, j) = to(i, j) op from(j, i) for i < rows, j < cols, with rows `to_stride` and
-// `from_stride` elements apart; in square blocks so that both sides stay in cache.
-template <class T, class Op>
+// `from_stride` elements apart; in square blocks so that both sides stay in cache. Calls
+// between() after every transposed_between_calls elements or so.
+template <class T, class Op, class Between>
 void transpose_block(T* to,
                      std::size_t to_stride,
                      const T* from,
                      std::size_t from_stride,
                      std::size_t rows,
                      std::size_t cols,
-                     Op op) {
+                     Op op,
+                     Between between) {
   constexpr std::size_t edge = 32;
+  std::size_t since_call = 0;
   for (std::size_t i0 = 0; i0 < rows; i0 += edge) {
     const std::size_t i1 = std::min(rows, i0 + edge);
+    since_call += (i1 - i0) * cols;
+    if (since_call >= transposed_between_calls) {
+      since_call = 0;
+      between();
+    }
     for (std::size_t j0 = 0; j0 < cols; j0 += edge) {
       const std::size_t j1 = std::min(cols, j0 + edge);
       for (std::size_t i = i0; i < i1; ++i) {
@@ -65,6 +79,12 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
   // answered only while its owner is inside MPI, so an image transposing its own block first
   // would keep the others' gets waiting until it is done, and then wait for theirs in turn.
   // Fetching first, every image answers the others' gets while waiting for its own.
+  // And where MPI answers a get only inside a call of its owner — between nodes, and under
+  // MPICH's UCX even on one node without shared memory —, an image whose own gets ended first
+  // would keep another's waiting through the whole of its sweeps (MPICH through MPI: a block's
+  // get of 6 ms took 30, bench/README): so the sweeps make progress every so often, which
+  // answers such gets (and runs arrived handlers, as any pgas call may).
+  const auto answer_others = [] { (void)runtime::messages::progress(); };
   for (const bool in_memory_pass : {false, true}) {
     for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
       const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
@@ -83,7 +103,8 @@ void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
         // a's block has `cols` of a's rows (from ai0) and `rows` of its columns (from aj0).
         with_tile_block(a, {ai0, aj0}, cols, rows, fetched, "pgas::transpose",
                         [&](const T* there, std::size_t stride) {
-                          transpose_block(to, mine.stride(0), there, stride, rows, cols, op);
+                          transpose_block(to, mine.stride(0), there, stride, rows, cols, op,
+                                          answer_others);
                         });
       }
     }
