@@ -18,6 +18,7 @@
 namespace {
 
 using pgas_test::images;
+using pgas_test::left;
 using pgas_test::me;
 using pgas_test::right;
 
@@ -32,8 +33,8 @@ TEST(HeldWrite, each_write_arrives_with_the_post_that_follows_it) {
     ghost(right())[0] = r * 7 + static_cast<long>(me());
     ready.post(right());
     ready.wait();
-    EXPECT_EQ(ghost.local()[0], r * 7 + static_cast<long>(pgas_test::left())) << "round " << r;
-    taken.post(pgas_test::left());  // the left neighbour may write again
+    EXPECT_EQ(ghost.local()[0], r * 7 + static_cast<long>(left())) << "round " << r;
+    taken.post(left());  // the left neighbour may write again
     taken.wait();
   }
   pgas::sync_all();
@@ -52,10 +53,10 @@ TEST(HeldWrite, every_write_of_a_group_arrives_with_the_post_after_it) {
     ready.post(right());
     ready.wait();
     for (std::size_t k = 0; k < group; ++k) {
-      EXPECT_EQ(ghost.local()[k], r * 100 + static_cast<long>(10 * k + pgas_test::left()))
+      EXPECT_EQ(ghost.local()[k], r * 100 + static_cast<long>(10 * k + left()))
           << "round " << r << ", element " << k;
     }
-    taken.post(pgas_test::left());
+    taken.post(left());
     taken.wait();
   }
   pgas::sync_all();
