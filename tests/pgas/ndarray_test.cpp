@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -368,37 +369,111 @@ TEST(NdArray, patches_of_three_dimensions) {
   pgas::sync_all();
 }
 
-TEST(NdArray, transpose_between_any_grids_element_by_element) {
+// b = aᵀ, or b += aᵀ, by one route, between sync points as pgas::transpose runs it; no route
+// (nullopt): pgas::transpose itself, whose first calls of a shape take each route in turn.
+void transpose_by(std::optional<pgas::detail::transpose_route> route,
+                  pgas::ndarray<double, 2>& b,
+                  const pgas::ndarray<double, 2>& a,
+                  bool add) {
+  if (!route) {
+    if (add) {
+      pgas::transpose(b, a, pgas::reduce_op::sum);
+    } else {
+      pgas::transpose(b, a);
+    }
+    return;
+  }
+  pgas::sync_all();
+  if (add) {
+    (void)pgas::detail::transpose_into_tile(
+        b, a, [](double old, double x) { return old + x; }, *route);
+  } else {
+    (void)pgas::detail::transpose_into_tile(
+        b, a, [](double, double x) { return x; }, *route);
+  }
+  pgas::sync_all();
+}
+
+TEST(NdArray, transpose_between_any_grids_element_by_element_by_every_route) {
+  using route = pgas::detail::transpose_route;
   const std::size_t p = images();
   std::vector<pgas::grid<2>> gs{pgas::grid({1, p}), pgas::grid({p, 1})};
   if (p == 4)
     gs.push_back(pgas::grid({2, 2}));
   for (const auto& ga : gs) {
     for (const auto& gb : gs) {
-      pgas::ndarray<double, 2> a({3 * p + 2, 2 * p + 1}, ga, 1);
-      pgas::ndarray<double, 2> b({2 * p + 1, 3 * p + 2}, gb, 0, pgas::boundary::fixed, 0.5);
-      fill_owned(a);
-      pgas::transpose(b, a);
-      const auto v = b.local();
-      const auto o = b.local_origin();
-      // Cells of this image's tile of b that are not `times` aᵀ.
-      const auto wrong_cells = [&](double times) {
-        std::size_t wrong = 0;
-        for (std::size_t i = 0; i < v.extent(0); ++i) {
-          for (std::size_t j = 0; j < v.extent(1); ++j) {
-            if (v(i, j) != times * code<2>(std::array<std::size_t, 2>{o[1] + j, o[0] + i}))
-              ++wrong;
+      for (const auto by : {std::optional(route::readers_get), std::optional(route::owners_send),
+                            std::optional<route>()}) {
+        pgas::ndarray<double, 2> a({3 * p + 2, 2 * p + 1}, ga, 1);
+        pgas::ndarray<double, 2> b({2 * p + 1, 3 * p + 2}, gb, 0, pgas::boundary::fixed, 0.5);
+        fill_owned(a);
+        const auto v = b.local();
+        const auto o = b.local_origin();
+        // Cells of this image's tile of b that are not `times` aᵀ.
+        const auto wrong_cells = [&](double times) {
+          std::size_t wrong = 0;
+          for (std::size_t i = 0; i < v.extent(0); ++i) {
+            for (std::size_t j = 0; j < v.extent(1); ++j) {
+              if (v(i, j) != times * code<2>(std::array<std::size_t, 2>{o[1] + j, o[0] + i}))
+                ++wrong;
+            }
           }
-        }
-        return wrong;
-      };
-      const std::size_t wrong = wrong_cells(1);
-      pgas::transpose(b, a, pgas::reduce_op::sum);  // b += aᵀ: twice the value
-      EXPECT_EQ(wrong_cells(2), 0u) << "b += aᵀ";
-      EXPECT_EQ(wrong, 0u) << "a on " << ga.extent(0) << " x " << ga.extent(1) << ", b on "
-                           << gb.extent(0) << " x " << gb.extent(1);
-      pgas::sync_all();
+          return wrong;
+        };
+        transpose_by(by, b, a, false);
+        const std::size_t wrong = wrong_cells(1);
+        transpose_by(by, b, a, true);  // b += aᵀ: twice the value
+        const std::string where =
+            "a on " + std::to_string(ga.extent(0)) + " x " + std::to_string(ga.extent(1)) +
+            ", b on " + std::to_string(gb.extent(0)) + " x " + std::to_string(gb.extent(1)) +
+            ", route " + (by ? std::to_string(static_cast<int>(*by)) : "chosen");
+        EXPECT_EQ(wrong, 0u) << where;
+        EXPECT_EQ(wrong_cells(2), 0u) << "b += aᵀ, " << where;
+        pgas::sync_all();
+      }
     }
+  }
+}
+
+// The route a transpose keeps: the one whose better time of two was lower; way 0 at once where
+// nothing depended on the way. Times given, not taken, so the test never depends on load.
+TEST(NdArray, transpose_keeps_the_route_measured_faster) {
+  using pgas::detail::timed_choice;
+  for (const bool second_faster : {false, true}) {
+    timed_choice c;
+    const std::array<double, 4> times =
+        second_faster ? std::array{3.0, 9.0, 4.0, 2.0} : std::array{2.0, 2.5, 8.0, 4.0};
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      EXPECT_TRUE(c.measuring());
+      EXPECT_EQ(c.way(), static_cast<int>(k % 2));  // each way in turn
+      c.record(times[k], true);
+    }
+    EXPECT_FALSE(c.measuring());
+    EXPECT_EQ(c.way(), second_faster ? 1 : 0);
+    c.record(0.0, true);  // later calls change nothing
+    EXPECT_EQ(c.way(), second_faster ? 1 : 0);
+  }
+  timed_choice nothing_moved;
+  nothing_moved.record(1.0, false);
+  EXPECT_FALSE(nothing_moved.measuring());
+  EXPECT_EQ(nothing_moved.way(), 0);
+}
+
+// Every image takes the same way on every call whatever each one's own time (the slowest
+// image's is agreed), and the calls are timed four times at most.
+TEST(NdArray, transpose_route_is_the_same_on_every_image) {
+  pgas::detail::timed_choice c;
+  const MPI_Comm comm = pgas::current_team().native();
+  for (int call = 0; call < 6; ++call) {
+    int taken = -1;
+    c.run(comm, [&](int way) {
+      taken = way;
+      volatile double sink = 0;  // an image's own amount of work: its own time
+      for (std::size_t k = 0; k < 1000 * (images() - pgas::this_image()); ++k) sink = sink + 1.0;
+      return true;
+    });
+    EXPECT_EQ(pgas::co_max(taken), pgas::co_min(taken)) << "call " << call;
+    EXPECT_EQ(c.measuring(), call < 3) << "call " << call;
   }
 }
 

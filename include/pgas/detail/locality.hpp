@@ -799,6 +799,19 @@ bool put_runs_into(Out& out, const Runs& runs, std::span<const T> values) {
 
 // ---- Blocks of n-dimensional arrays ----
 
+/// Tells the race checker (where it runs) of a read of this process's memory: the rows x cols
+/// block of the 2-D array `a` whose corner is `corner`, inside one tile. Local.
+template <class Array>
+void note_block_read(const Array& a,
+                     const std::array<std::size_t, 2>& corner,
+                     std::size_t rows,
+                     std::size_t cols) {
+  if (runtime::race_check::enabled()) {
+    for (std::size_t r = 0; r < rows; ++r)
+      note_access(a.element({corner[0] + r, corner[1]}), cols, race_access::read);
+  }
+}
+
 /// Calls f(first element, row stride) for the rows x cols block of the 2-D array `a` whose
 /// corner is `corner`, all inside one tile: straight from the tile where it is in this
 /// process's memory (a peer's read under a get's rules, refused inside a phase: `what`),
@@ -815,10 +828,7 @@ void with_tile_block(const Array& a,
                      F f) {
   const global_ptr<const T> first = a.element(corner);
   if (first.is_local()) {
-    if (runtime::race_check::enabled()) {
-      for (std::size_t r = 0; r < rows; ++r)
-        note_access(a.element({corner[0] + r, corner[1]}), cols, race_access::read);
-    }
+    note_block_read(a, corner, rows, cols);
     const auto& tiles = a.tiles();
     f(first.local_for_reading(what), tiles.strides(tiles.owner_coordinates(corner))[0]);
     return;

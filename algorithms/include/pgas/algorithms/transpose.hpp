@@ -1,14 +1,17 @@
 #pragma once
 // pgas::transpose: b = aᵀ (or b = b op aᵀ) for two 2-D arrays on any grids. Each image fills its
 // own tile of b: the part of a it needs is read straight from the owners' memory where this
-// process maps it (its own tile, same-node peers), or fetched with one get per owning tile
-// otherwise, and transposed into place in cache-sized blocks.
+// process maps it (its own tile, same-node peers), otherwise either fetched with one get per
+// owning tile or sent by the owners in one exchange — whichever the first calls measured faster
+// (timed_choice) — and transposed into place in cache-sized blocks.
 
+#include <pgas/algorithms/timed_choice.hpp>
 #include <pgas/detail/internal_only.hpp>
 #include <pgas/detail/locality.hpp>
 #include <pgas/ndarray.hpp>
 #include <pgas/patches.hpp>
 #include <pgas/reduce_op.hpp>
+#include <pgas/runtime/collective.hpp>
 #include <pgas/runtime/combine.hpp>
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/kept_scratch.hpp>
@@ -18,7 +21,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pgas {
@@ -62,53 +67,178 @@ void transpose_block(T* to,
   }
 }
 
+// a's rows [row0, row1) and columns [col0, col1): what one tile of b takes from one tile of a.
+struct part_of_a {
+  std::size_t row0 = 0, row1 = 0, col0 = 0, col1 = 0;
+  [[nodiscard]] bool empty() const noexcept { return row0 >= row1 || col0 >= col1; }
+  [[nodiscard]] std::size_t rows() const noexcept { return row1 - row0; }
+  [[nodiscard]] std::size_t cols() const noexcept { return col1 - col0; }
+  [[nodiscard]] std::size_t elements() const noexcept { return empty() ? 0 : rows() * cols(); }
+};
+
+// The part of image `owner`'s tile of a that image `taker`'s tile of b takes: b's rows are a's
+// columns and b's columns a's rows. Empty where either image holds no tile. Local.
+template <class T>
+[[nodiscard]] part_of_a part_taken(const ndarray<T, 2>& b,
+                                   std::size_t taker,
+                                   const ndarray<T, 2>& a,
+                                   std::size_t owner) {
+  const tile_layout<2>& bt = b.tiles();
+  const tile_layout<2>& at = a.tiles();
+  if (taker >= bt.process_grid().images() || owner >= at.process_grid().images())
+    return {};
+  const auto tb = bt.process_grid().coordinates(taker);
+  const auto ta = at.process_grid().coordinates(owner);
+  if (bt.empty_tile(tb) || at.empty_tile(ta))
+    return {};
+  const auto bo = bt.tile_origin(tb);
+  const auto be = bt.tile_extents(tb);
+  const auto ao = at.tile_origin(ta);
+  const auto ae = at.tile_extents(ta);
+  return {std::max(ao[0], bo[1]), std::min(ao[0] + ae[0], bo[1] + be[1]), std::max(ao[1], bo[0]),
+          std::min(ao[1] + ae[1], bo[0] + be[0])};
+}
+
+// Where MPI answers a get only inside a call of its owner — between nodes, and under MPICH's
+// UCX even on one node without shared memory —, an image whose own transfers ended first would
+// keep another's waiting through the whole of its sweeps (MPICH through MPI: a block's get of
+// 6 ms took 30, bench/README): so the sweeps make progress every so often, which answers such
+// gets and drives MPI's collectives (and runs arrived handlers, as any pgas call may).
+inline void answer_others() {
+  (void)runtime::messages::progress();
+}
+
+// b's tile op= the part `part` of a, found at `from` with a's rows `stride` elements apart.
 template <class T, class Op>
-void transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
+void transpose_part(const ndarray_view<T, 2>& mine,
+                    const std::array<std::size_t, 2>& origin,
+                    const part_of_a& part,
+                    const T* from,
+                    std::size_t stride,
+                    Op op) {
+  // a's part lands in b's rows [col0, col1) and columns [row0, row1).
+  T* to = &mine(static_cast<std::ptrdiff_t>(part.col0 - origin[0]),
+                static_cast<std::ptrdiff_t>(part.row0 - origin[1]));
+  transpose_block(to, mine.stride(0), from, stride, part.cols(), part.rows(), op, answer_others);
+}
+
+// How a transpose moves the parts of a that a reader does not map: read by their readers (one
+// get each), or sent by their owners in one exchange.
+enum class transpose_route { readers_get = 0, owners_send = 1 };
+
+// Fills this image's tile of b, the parts of a other images own taken by `route` where this
+// process does not map them. Returns whether any part went through MPI on this image.
+template <class T, class Op>
+bool transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op, transpose_route route) {
+  const std::size_t me = b.team().this_image();
+  const std::size_t images = b.team().num_images();
   const ndarray_view<T, 2> mine = b.local();
-  if (mine.size() == 0)
-    return;
   const auto origin = b.local_origin();
-  // b's rows [r0, r1) and columns [c0, c1) come from a's rows [c0, c1) and columns [r0, r1).
-  const std::size_t r0 = origin[0];
-  const std::size_t r1 = r0 + mine.extent(0);
-  const std::size_t c0 = origin[1];
-  const std::size_t c1 = c0 + mine.extent(1);
-  const tile_layout<2>& from = a.tiles();
-  runtime::scratch_vector<T> fetched;
-  // Blocks read through MPI first, then those in this process's memory: between nodes a get is
-  // answered only while its owner is inside MPI, so an image transposing its own block first
-  // would keep the others' gets waiting until it is done, and then wait for theirs in turn.
-  // Fetching first, every image answers the others' gets while waiting for its own.
-  // And where MPI answers a get only inside a call of its owner — between nodes, and under
-  // MPICH's UCX even on one node without shared memory —, an image whose own gets ended first
-  // would keep another's waiting through the whole of its sweeps (MPICH through MPI: a block's
-  // get of 6 ms took 30, bench/README): so the sweeps make progress every so often, which
-  // answers such gets (and runs arrived handlers, as any pgas call may).
-  const auto answer_others = [] { (void)runtime::messages::progress(); };
-  for (const bool in_memory_pass : {false, true}) {
-    for (std::size_t ta = from.split(0).owner(c0); ta <= from.split(0).owner(c1 - 1); ++ta) {
-      const std::size_t ai0 = std::max(c0, from.split(0).first_of(ta));
-      const std::size_t ai1 =
-          std::min(c1, from.split(0).first_of(ta) + from.split(0).local_size(ta));
-      for (std::size_t tb = from.split(1).owner(r0); tb <= from.split(1).owner(r1 - 1); ++tb) {
-        const std::size_t aj0 = std::max(r0, from.split(1).first_of(tb));
-        const std::size_t aj1 =
-            std::min(r1, from.split(1).first_of(tb) + from.split(1).local_size(tb));
-        if (a.element({ai0, aj0}).is_local() != in_memory_pass)
-          continue;
-        // a's part [ai0, ai1) x [aj0, aj1) lands in b's rows aj and columns ai.
-        T* to = &mine(static_cast<std::ptrdiff_t>(aj0 - r0), static_cast<std::ptrdiff_t>(ai0 - c0));
-        const std::size_t rows = aj1 - aj0;
-        const std::size_t cols = ai1 - ai0;
-        // a's block has `cols` of a's rows (from ai0) and `rows` of its columns (from aj0).
-        with_tile_block(a, {ai0, aj0}, cols, rows, fetched, "pgas::transpose",
-                        [&](const T* there, std::size_t stride) {
-                          transpose_block(to, mine.stride(0), there, stride, rows, cols, op,
-                                          answer_others);
-                        });
+  const auto mapped = [&](const part_of_a& part) {
+    return a.element({part.row0, part.col0}).is_local();
+  };
+  bool through_mpi = false;
+  runtime::scratch_vector<T> received;
+  runtime::runs_exchange sending;
+  std::vector<runtime::exchange_run> receives;
+  if (route == transpose_route::owners_send) {
+    // Each owner sends what each taker does not map, straight from its tile as a strided
+    // block (no copy here first: MPI packs as it sends). Mapping goes both ways (the images of
+    // one node map each other's tiles), so an owner knows which parts its takers read for
+    // themselves.
+    const runtime::element_layout l = runtime::layout_of<T>();
+    const auto per = static_cast<std::size_t>(l.per_element);
+    const ndarray_view<const T, 2> own = a.local();
+    const auto own_origin = a.local_origin();
+    std::vector<runtime::exchange_run> sends(images);
+    receives.assign(images, {});
+    std::size_t receive_total = 0;
+    for (std::size_t q = 0; q < images; ++q) {
+      if (q == me)
+        continue;
+      const part_of_a to_q = part_taken(b, q, a, me);
+      if (!to_q.empty() && !b.element({to_q.col0, to_q.row0}).is_local()) {
+        note_block_read(a, {to_q.row0, to_q.col0}, to_q.rows(), to_q.cols());
+        const T* corner = &own(static_cast<std::ptrdiff_t>(to_q.row0 - own_origin[0]),
+                               static_cast<std::ptrdiff_t>(to_q.col0 - own_origin[1]));
+        sends[q] = {static_cast<std::size_t>(corner - own.data()) * sizeof(T), 1,
+                    runtime::strided_type(l.type, runtime::to_count(to_q.rows()),
+                                          runtime::to_count(to_q.cols() * per),
+                                          runtime::to_count(own.stride(0) * per))};
+      }
+      const part_of_a from_q = part_taken(b, me, a, q);
+      if (!from_q.empty() && !mapped(from_q)) {
+        receives[q] = {receive_total * sizeof(T), runtime::to_count(from_q.elements() * per),
+                       l.type};
+        receive_total += from_q.elements();
       }
     }
+    received.resize(receive_total);
+    runtime::start_runs_exchange(own.data(), sends, received.data(), receives, b.team().native(),
+                                 sending);
+    through_mpi = receive_total > 0 || std::any_of(sends.begin(), sends.end(),
+                                                   [](const auto& r) { return r.count > 0; });
   }
+  const auto sent_parts_arrived = [&] {
+    runtime::messages::progress_until([&] { return sending.done.test(); });
+  };
+  if (mine.size() == 0) {
+    sent_parts_arrived();
+    return through_mpi;
+  }
+  // Parts read through MPI first, then those in this process's memory: between nodes a get is
+  // answered only while its owner is inside MPI, so an image transposing its own part first
+  // would keep the others' gets waiting until it is done, and then wait for theirs in turn.
+  // Fetching first, every image answers the others' gets while waiting for its own. Sent
+  // parts arrive while the mapped ones are transposed.
+  runtime::scratch_vector<T> fetched;
+  for (const bool in_memory_pass : {false, true}) {
+    for (std::size_t q = 0; q < images; ++q) {
+      const part_of_a part = part_taken(b, me, a, q);
+      if (part.empty() || mapped(part) != in_memory_pass)
+        continue;
+      if (!in_memory_pass && route == transpose_route::owners_send)
+        continue;
+      through_mpi = through_mpi || !in_memory_pass;
+      with_tile_block(a, {part.row0, part.col0}, part.rows(), part.cols(), fetched,
+                      "pgas::transpose", [&](const T* there, std::size_t stride) {
+                        transpose_part(mine, origin, part, there, stride, op);
+                      });
+    }
+  }
+  if (route == transpose_route::owners_send) {
+    sent_parts_arrived();
+    for (std::size_t q = 0; q < images; ++q) {
+      if (receives[q].count == 0)
+        continue;
+      const part_of_a part = part_taken(b, me, a, q);
+      transpose_part(mine, origin, part, received.data() + receives[q].byte_offset / sizeof(T),
+                     part.cols(), op);
+    }
+  }
+  return through_mpi;
+}
+
+// b op= aᵀ on this image's tile, by the route measured faster for arrays of this shape on
+// this team (timed_choice) where the parts through MPI could go either way.
+template <class T, class Op>
+void transpose_by_faster_route(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
+  const auto& at = a.tiles();
+  const auto& bt = b.tiles();
+  // An exchange takes byte offsets in MPI's ints: an image sends from its tile of a, receives
+  // at most its tile of b (the first tiles are the largest, ghosts counted), the same bound on
+  // every image.
+  const auto largest = [](const tile_layout<2>& t) { return t.stored_elements({0, 0}); };
+  if (!runtime::exchange_fits(std::max(largest(at), largest(bt)) * sizeof(T))) {
+    (void)transpose_into_tile(b, a, op, transpose_route::readers_get);
+    return;
+  }
+  const MPI_Comm comm = b.team().native();
+  const auto key = std::tuple(MPI_Comm_c2f(comm), at.extents(), at.process_grid().extents(),
+                              bt.process_grid().extents(), sizeof(T));
+  timed_choice_for(key).run(comm, [&](int way) {
+    return transpose_into_tile(b, a, op, static_cast<transpose_route>(way));
+  });
 }
 
 template <class T>
@@ -136,7 +266,7 @@ template <class T>
 void transpose(ndarray<T, 2>& b, const ndarray<T, 2>& a) {
   detail::require_transposable("pgas::transpose", b, a);
   sync_all(a.team());
-  detail::transpose_into_tile(b, a, [](const T&, const T& x) { return x; });
+  detail::transpose_by_faster_route(b, a, [](const T&, const T& x) { return x; });
   sync_all(a.team());
 }
 
@@ -147,9 +277,9 @@ void transpose(ndarray<T, 2>& b, const ndarray<T, 2>& a, reduce_op op) {
   runtime::require_op_defined<T>(op);
   sync_all(a.team());
   if (op == reduce_op::sum) {
-    detail::transpose_into_tile(b, a, [](const T& old, const T& x) { return old + x; });
+    detail::transpose_by_faster_route(b, a, [](const T& old, const T& x) { return old + x; });
   } else {
-    detail::transpose_into_tile(
+    detail::transpose_by_faster_route(
         b, a, [op](const T& old, const T& x) { return runtime::combine(op, old, x); });
   }
   sync_all(a.team());

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -256,6 +257,73 @@ template <accumulable T>
 
 namespace pgas::runtime {
 
+/// The processes of comm, once `counts` (one per process) is checked to match. Local.
+[[nodiscard]] inline std::size_t process_count_for_exchange(MPI_Comm comm, std::size_t counts) {
+  int size = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (counts != static_cast<std::size_t>(size))
+    throw usage_error("exchange needs one count per process");
+  return static_cast<std::size_t>(size);
+}
+
+/// True when buffers of `bytes` bytes fit an exchange of runs, whose byte displacements
+/// MPI_Ialltoallw takes in ints. Local.
+[[nodiscard]] inline bool exchange_fits(std::size_t bytes) noexcept {
+  return bytes <= static_cast<std::size_t>(std::numeric_limits<int>::max());
+}
+
+/// What one process sends to or receives from one other in an exchange of runs: `count` of
+/// `type` from `byte_offset` bytes into the buffer (count 0: nothing).
+struct exchange_run {
+  std::size_t byte_offset = 0;
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+};
+
+/// What an exchange of runs keeps until it completes: MPI reads a non-blocking collective's
+/// arrays until then (MPI-4.1 §6.12). `done` is the last member, so that destruction waits for
+/// the exchange before the arrays go.
+struct runs_exchange {
+  std::vector<int> send_counts, send_displs, receive_counts, receive_displs;
+  std::vector<MPI_Datatype> send_types, receive_types;
+  request done;
+};
+
+/// Collective over comm: starts sending sends[t] from `send_base` to process t and receiving
+/// receives[t] from t into `receive_base`, where each side knows both (no exchange of counts
+/// first; a datatype per run, so a strided block goes without packing it here:
+/// MPI_Ialltoallw). The buffers and the runs' types must stay until `kept.done` completes.
+/// Throws usage_error for an offset past exchange_fits.
+inline void start_runs_exchange(const void* send_base,
+                                std::span<const exchange_run> sends,
+                                void* receive_base,
+                                std::span<const exchange_run> receives,
+                                MPI_Comm comm,
+                                runs_exchange& kept) {
+  const std::size_t p = process_count_for_exchange(comm, sends.size());
+  if (receives.size() != p)
+    throw usage_error("exchange needs one run per process");
+  const auto lay_out = [p](std::span<const exchange_run> runs, std::vector<int>& counts,
+                           std::vector<int>& displs, std::vector<MPI_Datatype>& types) {
+    counts.resize(p);
+    displs.resize(p);
+    types.resize(p);
+    for (std::size_t t = 0; t < p; ++t) {
+      counts[t] = runs[t].count;
+      displs[t] = to_count(runs[t].byte_offset);
+      types[t] = runs[t].type;
+    }
+  };
+  lay_out(sends, kept.send_counts, kept.send_displs, kept.send_types);
+  lay_out(receives, kept.receive_counts, kept.receive_displs, kept.receive_types);
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(MPI_Ialltoallw(send_base, kept.send_counts.data(), kept.send_displs.data(),
+                       kept.send_types.data(), receive_base, kept.receive_counts.data(),
+                       kept.receive_displs.data(), kept.receive_types.data(), comm, &r),
+        "MPI_Ialltoallw");
+  kept.done = keep_or_complete(r, "MPI_Ialltoallw");
+}
+
 /// Collective over comm: sends send[sum(counts[0..t)) .. + counts[t]) to process t and returns
 /// what every process sent here, in rank order; `received_counts` (if given) gets how many came
 /// from each (MPI_Alltoall of the counts, then MPI_Alltoallv). With a scratch_allocator the
@@ -266,11 +334,7 @@ template <transferable T, class Allocator = std::allocator<T>>
     std::span<const std::size_t> counts,
     MPI_Comm comm,
     std::vector<std::size_t>* received_counts = nullptr) {
-  int size = 0;
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  const auto p = static_cast<std::size_t>(size);
-  if (counts.size() != p)
-    throw usage_error("exchange needs one count per process");
+  const std::size_t p = process_count_for_exchange(comm, counts.size());
   const element_layout l = layout_of<T>();
   const auto per = static_cast<std::size_t>(l.per_element);
   std::vector<int> send_counts(p), send_displs(p), recv_counts(p), recv_displs(p);
