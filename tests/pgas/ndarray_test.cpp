@@ -394,9 +394,11 @@ void transpose_by(std::optional<pgas::detail::transpose_route> route,
   pgas::sync_all();
 }
 
-TEST(NdArray, transpose_between_any_grids_element_by_element_by_every_route) {
+// b = aᵀ and b += aᵀ, every cell checked, by each route and by pgas::transpose, for a and b on
+// every pair of the grids 1 x p, p x 1 (and 2 x 2 at 4) of the team in force.
+void check_transposes_by_every_route() {
   using route = pgas::detail::transpose_route;
-  const std::size_t p = images();
+  const std::size_t p = pgas::num_images();
   std::vector<pgas::grid<2>> gs{pgas::grid({1, p}), pgas::grid({p, 1})};
   if (p == 4)
     gs.push_back(pgas::grid({2, 2}));
@@ -433,6 +435,18 @@ TEST(NdArray, transpose_between_any_grids_element_by_element_by_every_route) {
       }
     }
   }
+}
+
+TEST(NdArray, transpose_between_any_grids_element_by_element_by_every_route) {
+  check_transposes_by_every_route();
+}
+
+// The same on the halves of the world (images 0, 2, ... and 1, 3, ...): a team's image numbers,
+// not the world's ranks, name the tiles and the exchange's partners.
+TEST(NdArray, transpose_on_a_team_by_every_route) {
+  const pgas::team half = pgas::team::world().split(static_cast<int>(pgas::this_image() % 2));
+  const pgas::change_team scope(half);
+  check_transposes_by_every_route();
 }
 
 // The route a transpose keeps: the one whose better time of two was lower; way 0 at once where
