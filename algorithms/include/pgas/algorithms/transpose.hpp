@@ -126,6 +126,61 @@ void transpose_part(const ndarray_view<T, 2>& mine,
 // get each), or sent by their owners in one exchange.
 enum class transpose_route { readers_get = 0, owners_send = 1 };
 
+// What this image's part of an owners' exchange keeps until the exchange completes: the
+// blocks received, and where each taker's block lies among them (count 0: none from it).
+template <class T>
+struct parts_received {
+  runtime::scratch_vector<T> values;
+  std::vector<runtime::exchange_run> runs;
+  runtime::runs_exchange exchange;  // last: destruction waits for it before the rest goes
+};
+
+// Starts the exchange in which each owner sends each taker the part of its tile of a the taker
+// does not map, straight from the tile as a strided block (no copy here first: MPI packs as it
+// sends). Mapping goes both ways (the images of one node map each other's tiles; whether they
+// do is agreed at start-up), so an owner knows which parts its takers read for themselves.
+// Collective over the team. Returns whether this image sends or receives anything.
+template <class T>
+bool start_owners_exchange(const ndarray<T, 2>& b,
+                           const ndarray<T, 2>& a,
+                           std::size_t me,
+                           std::size_t images,
+                           parts_received<T>& received) {
+  const runtime::element_layout l = runtime::layout_of<T>();
+  const auto per = static_cast<std::size_t>(l.per_element);
+  const ndarray_view<const T, 2> own = a.local();
+  const auto own_origin = a.local_origin();
+  std::vector<runtime::exchange_run> sends(images);
+  received.runs.assign(images, {});
+  std::size_t receive_total = 0;
+  bool sends_any = false;
+  for (std::size_t q = 0; q < images; ++q) {
+    if (q == me)
+      continue;
+    const part_of_a to_q = part_taken(b, q, a, me);
+    if (!to_q.empty() && !b.element({to_q.col0, to_q.row0}).is_local()) {
+      note_block_read(a, {to_q.row0, to_q.col0}, to_q.rows(), to_q.cols());
+      const T* corner = &own(static_cast<std::ptrdiff_t>(to_q.row0 - own_origin[0]),
+                             static_cast<std::ptrdiff_t>(to_q.col0 - own_origin[1]));
+      sends[q] = {static_cast<std::size_t>(corner - own.data()) * sizeof(T), 1,
+                  runtime::strided_type(l.type, runtime::to_count(to_q.rows()),
+                                        runtime::to_count(to_q.cols() * per),
+                                        runtime::to_count(own.stride(0) * per))};
+      sends_any = true;
+    }
+    const part_of_a from_q = part_taken(b, me, a, q);
+    if (!from_q.empty() && !a.element({from_q.row0, from_q.col0}).is_local()) {
+      received.runs[q] = {receive_total * sizeof(T), runtime::to_count(from_q.elements() * per),
+                          l.type};
+      receive_total += from_q.elements();
+    }
+  }
+  received.values.resize(receive_total);
+  runtime::start_runs_exchange(own.data(), sends, received.values.data(), received.runs,
+                               b.team().native(), received.exchange);
+  return sends_any || receive_total > 0;
+}
+
 // Fills this image's tile of b, the parts of a other images own taken by `route` where this
 // process does not map them. Returns whether any part went through MPI on this image.
 template <class T, class Op>
@@ -137,50 +192,11 @@ bool transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op, transp
   const auto mapped = [&](const part_of_a& part) {
     return a.element({part.row0, part.col0}).is_local();
   };
-  bool through_mpi = false;
-  runtime::scratch_vector<T> received;
-  runtime::runs_exchange sending;
-  std::vector<runtime::exchange_run> receives;
-  if (route == transpose_route::owners_send) {
-    // Each owner sends what each taker does not map, straight from its tile as a strided
-    // block (no copy here first: MPI packs as it sends). Mapping goes both ways (the images of
-    // one node map each other's tiles), so an owner knows which parts its takers read for
-    // themselves.
-    const runtime::element_layout l = runtime::layout_of<T>();
-    const auto per = static_cast<std::size_t>(l.per_element);
-    const ndarray_view<const T, 2> own = a.local();
-    const auto own_origin = a.local_origin();
-    std::vector<runtime::exchange_run> sends(images);
-    receives.assign(images, {});
-    std::size_t receive_total = 0;
-    for (std::size_t q = 0; q < images; ++q) {
-      if (q == me)
-        continue;
-      const part_of_a to_q = part_taken(b, q, a, me);
-      if (!to_q.empty() && !b.element({to_q.col0, to_q.row0}).is_local()) {
-        note_block_read(a, {to_q.row0, to_q.col0}, to_q.rows(), to_q.cols());
-        const T* corner = &own(static_cast<std::ptrdiff_t>(to_q.row0 - own_origin[0]),
-                               static_cast<std::ptrdiff_t>(to_q.col0 - own_origin[1]));
-        sends[q] = {static_cast<std::size_t>(corner - own.data()) * sizeof(T), 1,
-                    runtime::strided_type(l.type, runtime::to_count(to_q.rows()),
-                                          runtime::to_count(to_q.cols() * per),
-                                          runtime::to_count(own.stride(0) * per))};
-      }
-      const part_of_a from_q = part_taken(b, me, a, q);
-      if (!from_q.empty() && !mapped(from_q)) {
-        receives[q] = {receive_total * sizeof(T), runtime::to_count(from_q.elements() * per),
-                       l.type};
-        receive_total += from_q.elements();
-      }
-    }
-    received.resize(receive_total);
-    runtime::start_runs_exchange(own.data(), sends, received.data(), receives, b.team().native(),
-                                 sending);
-    through_mpi = receive_total > 0 || std::any_of(sends.begin(), sends.end(),
-                                                   [](const auto& r) { return r.count > 0; });
-  }
+  parts_received<T> received;
+  bool through_mpi =
+      route == transpose_route::owners_send && start_owners_exchange(b, a, me, images, received);
   const auto sent_parts_arrived = [&] {
-    runtime::messages::progress_until([&] { return sending.done.test(); });
+    runtime::messages::progress_until([&] { return received.exchange.done.test(); });
   };
   if (mine.size() == 0) {
     sent_parts_arrived();
@@ -209,10 +225,11 @@ bool transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op, transp
   if (route == transpose_route::owners_send) {
     sent_parts_arrived();
     for (std::size_t q = 0; q < images; ++q) {
-      if (receives[q].count == 0)
+      const runtime::exchange_run& run = received.runs[q];
+      if (run.count == 0)
         continue;
       const part_of_a part = part_taken(b, me, a, q);
-      transpose_part(mine, origin, part, received.data() + receives[q].byte_offset / sizeof(T),
+      transpose_part(mine, origin, part, received.values.data() + run.byte_offset / sizeof(T),
                      part.cols(), op);
     }
   }
