@@ -36,12 +36,9 @@ void free_cached_datatypes() noexcept {
   cache().clear();
 }
 
-int to_count(std::size_t n) {
-  if (n > static_cast<std::size_t>(INT_MAX)) {
-    throw usage_error("a single transfer of " + std::to_string(n) +
-                      " elements exceeds MPI's int count; split it into smaller pieces");
-  }
-  return static_cast<int>(n);
+void throw_count_too_large(std::size_t n) {
+  throw usage_error("a single transfer of " + std::to_string(n) +
+                    " elements exceeds MPI's int count; split it into smaller pieces");
 }
 
 mpi_count::mpi_count(MPI_Datatype type, std::size_t n) : type_{type}, count_{0} {

@@ -30,9 +30,9 @@ int world_rank_or_minus_one() noexcept {
 
 }  // namespace
 
-void check(int code, const char* call) {
-  if (code == MPI_SUCCESS)
-    return;
+static_assert(MPI_SUCCESS == 0, "check() tests a return code against 0");
+
+void throw_mpi_error(int code, const char* call) {
   std::array<char, MPI_MAX_ERROR_STRING> text{};
   int length = 0;
   if (MPI_Error_string(code, text.data(), &length) != MPI_SUCCESS)

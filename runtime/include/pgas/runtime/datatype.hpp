@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <complex>
 #include <concepts>
 #include <cstddef>
@@ -95,8 +96,16 @@ using owned_datatype = unique_handle<datatype_traits>;
 /// Frees every cached type. Called by the environment before MPI is finalised. Local.
 void free_cached_datatypes() noexcept;
 
-/// Converts a count to MPI's int, or throws usage_error if it does not fit. Local.
-[[nodiscard]] int to_count(std::size_t n);
+/// Throws usage_error for a count of `n` elements that MPI's int cannot hold. Local.
+[[noreturn]] void throw_count_too_large(std::size_t n);
+
+/// Converts a count to MPI's int, or throws usage_error if it does not fit. Local. Inline: a
+/// wait tests its requests with it at every poll.
+[[nodiscard]] inline int to_count(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
+    throw_count_too_large(n);
+  return static_cast<int>(n);
+}
 
 /// `n` elements of `type` as MPI counts them: (type, n) while n fits MPI's int, and beyond that
 /// one derived datatype spanning all n with a count of 1 — int-counted contiguous blocks and
