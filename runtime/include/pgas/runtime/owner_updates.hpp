@@ -73,13 +73,14 @@ struct fetch_header {
 };
 static_assert(sizeof(fetch_header) == 32);
 
-// A write of `bytes` consecutive bytes at `disp`, which follow it.
+// A write of consecutive bytes at `disp`, which follow it: as many as the message has after it
+// (its size says how many). A store and a signal then take 88 bytes, within the size that
+// MPICH 4.0's ch4:ucx sends inline over shared memory (96: 255 -> 320 ns one way, EPYC VM).
 struct store_header {
   std::uint64_t window_name;
   std::int64_t disp;
-  std::uint64_t bytes;
 };
-static_assert(sizeof(store_header) == 24);
+static_assert(sizeof(store_header) == 16);
 
 // A signal (runtime/signal.hpp): 1 added to the counter at `disp`.
 struct signal_header {
@@ -161,8 +162,9 @@ void on_batch(std::size_t, std::span<const std::byte> payload) {
 inline void on_store(std::size_t, std::span<const std::byte> payload) {
   const auto h = read<store_header>(payload.data());
   window& w = named(h.window_name, "a write");
-  std::memcpy(w.own_memory_for_update(h.disp), payload.data() + sizeof h, h.bytes);
-  statistics::count(&rma_stats::owner_updates, h.bytes);
+  const std::size_t bytes = payload.size() - sizeof h;
+  std::memcpy(w.own_memory_for_update(h.disp), payload.data() + sizeof h, bytes);
+  statistics::count(&rma_stats::owner_updates, bytes);
 }
 
 // At the owner: a signal (acknowledged as any message).
@@ -357,8 +359,8 @@ inline void store(window& w, const void* from, std::size_t bytes, int target, MP
                                     messages::name_of<&detail::on_store>(),
                                     sizeof(detail::store_header) + bytes)
                       .data();
-  ::new (static_cast<void*>(at)) detail::store_header{w.name(), static_cast<std::int64_t>(disp),
-                                                      bytes};  // in place (messages.hpp: headers)
+  ::new (static_cast<void*>(at)) detail::store_header{
+      w.name(), static_cast<std::int64_t>(disp)};  // in place (messages.hpp: headers)
   std::memcpy(at + sizeof(detail::store_header), from, bytes);
 }
 
