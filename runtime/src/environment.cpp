@@ -266,7 +266,8 @@ void environment::start(int* argc, char*** argv) {
       runtime::check_ask_ahead_setting,
       "PGAS_ASK_AHEAD is not one of the distances it may be on another image", s.world);
   runtime::messages::start(
-      s.world, node.members);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
+      s.world, node.members,
+      s.on_this_node);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live
   current = &s;
   runtime::detail::world_in_force_size = static_cast<std::size_t>(s.size);  // no scope yet
   // Registered while the environment is constructed, so a static environment's destructor

@@ -142,7 +142,8 @@ struct alignas(64) peer {
   std::size_t open_from = 0;  // records of its user code's messages not finished here
   char acks_wanted = 0;       // it asked, and is still owed some
   char acks_now = 0;          // acknowledgements of handlers' messages: never held
-  char waits = 0;  // it asked for acknowledgements, and no sync point has ended here since
+  char waits = 0;          // it asked for acknowledgements, and no sync point has ended here since
+  bool same_node = false;  // it runs on this node (MPI may reach it through memory)
   std::deque<waiting_send> waiting;  // full buffers waiting for credit, oldest first
   std::vector<ack_run> acks_out;     // acknowledgements owed to it
 };
@@ -366,12 +367,18 @@ void send_by_mpi(engine& e, std::size_t destination, buffer data, std::size_t by
   check(MPI_Isend(data.get(), static_cast<int>(bytes), MPI_BYTE, static_cast<int>(destination), tag,
                   data != nullptr ? e.comm : e.credit_comm, &request),
         "MPI_Isend");
-  // A small send is mostly complete at once (copied out eagerly): its buffer is a spare again
-  // now, and the next message to anyone fills the same memory, still in the cache, where a
-  // buffer kept in flight until the next progress made a stream of posts (a row's store and
-  // signal each) walk through every buffer of the budget.
+  // To this node a small send is mostly complete at once (copied out through memory): its
+  // buffer is a spare again now, and the next message to anyone fills the same memory, still in
+  // the cache, where a buffer kept in flight until the next progress made a stream of posts (a
+  // row's store and signal each) walk through every buffer of the budget. Not to another node,
+  // where the test is a turn of MPI's progress over the network each time (MPICH's ch4:ucx over
+  // TCP: synch_p2p between the hosts 0.89-0.92 of MPI_Send's -> 0.83-0.86). Nor to itself (a
+  // handler's buffer, or one past what the budget spares for buffers to itself), whose sends
+  // wait in flight for receives that handlers up the stack may hold: freed at once, a stream
+  // of rpc calls to itself nested handlers without end under MPICH.
   int done = 0;
-  check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (e.peers[destination].same_node && destination != e.rank)
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
   if (done != 0) {
     if (data != nullptr)  // not a report of credits alone
       e.spare.push_back(std::move(data));
@@ -720,7 +727,7 @@ void on_ask(std::size_t source, std::span<const std::byte>) {
   // (sync_point_ended). Not on this node, where a buffer reaches it without more calls here:
   // through a ring parts took a slot each, and a DHT's waiting owner was left 35 000 inserts
   // behind, not 8 500; through MPI (PGAS_SHARED_MEMORY=0) the DHT ran 1-4 % slower for them.
-  if (!on_this_node(source)) {  // a ring joins images of one node only
+  if (!e.peers[source].same_node) {  // a ring joins images of one node only
     e.peers[source].waits = 1;
     e.peers[source].out.urgent = true;
   }
@@ -1301,7 +1308,9 @@ void idle(unsigned polls, unsigned quiet) noexcept {
 #endif
 }
 
-void start(MPI_Comm world, const std::vector<bool>& ring_members) {
+void start(MPI_Comm world,
+           const std::vector<bool>& ring_members,
+           const std::vector<bool>& node_members) {
   auto e = std::make_unique<engine>();
   check(MPI_Comm_dup(world, &e->comm), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(e->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -1366,6 +1375,8 @@ void start(MPI_Comm world, const std::vector<bool>& ring_members) {
   e->credit_messages_from.resize(e->size);
   e->lanes.resize(e->size);
   e->peers.resize(e->size);
+  for (std::size_t d = 0; d < e->size && d < node_members.size(); ++d)
+    e->peers[d].same_node = node_members[d];
   e->ack_name = name_of(&on_ack);
   e->ask_name = name_of(&on_ask);
   e->receives.resize(posted_receives);

@@ -346,9 +346,12 @@ class wait_polls {
 /// Collective over world: sets the engine up on a communicator of its own (the environment
 /// calls it when it starts; `ring_members`, by world rank, the images of this node that buffers
 /// reach through rings in shared memory rather than MPI — this image among them, the same list
-/// on each of them — or none), and tears it down (when it ends; after a last quiescent barrier
+/// on each of them — or none; `node_members`, by world rank, the images of this node, whether
+/// rings reach them or not), and tears it down (when it ends; after a last quiescent barrier
 /// unless `unwinding`).
-void start(MPI_Comm world, const std::vector<bool>& ring_members);
+void start(MPI_Comm world,
+           const std::vector<bool>& ring_members,
+           const std::vector<bool>& node_members);
 void stop(bool unwinding) noexcept;
 
 template <class Done>
