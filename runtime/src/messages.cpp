@@ -372,7 +372,7 @@ void send_by_mpi(engine& e, std::size_t destination, buffer data, std::size_t by
   // the cache, where a buffer kept in flight until the next progress made a stream of posts (a
   // row's store and signal each) walk through every buffer of the budget. Not to another node,
   // where the test is a turn of MPI's progress over the network each time (MPICH's ch4:ucx over
-  // TCP: synch_p2p between the hosts 0.89-0.92 of MPI_Send's -> 0.83-0.86). Nor to itself (a
+  // TCP: synch_p2p between the hosts 0.89-0.96 of MPI_Send's -> 0.83-0.93). Nor to itself (a
   // handler's buffer, or one past what the budget spares for buffers to itself), whose sends
   // wait in flight for receives that handlers up the stack may hold: freed at once, a stream
   // of rpc calls to itself nested handlers without end under MPICH.
