@@ -8,6 +8,7 @@
 #include <pgas/runtime/race_check.hpp>
 #include <pgas/runtime/stats.hpp>
 #include <pgas/runtime/team.hpp>
+#include <pgas/runtime/transpose_route_setting.hpp>
 #include <pgas/runtime/watchdog.hpp>
 
 #include "window_pool.hpp"
@@ -265,6 +266,9 @@ void environment::start(int* argc, char*** argv) {
   refuse_everywhere_unless_valid(
       runtime::check_ask_ahead_setting,
       "PGAS_ASK_AHEAD is not one of the distances it may be on another image", s.world);
+  refuse_everywhere_unless_valid(runtime::check_transpose_route_setting,
+                                 "PGAS_TRANSPOSE_ROUTE is not a route on another image", s.world);
+  runtime::refuse_unless_transpose_route_agreed(s.world);
   runtime::messages::start(
       s.world, node.members,
       s.on_this_node);  // may refuse a bad PGAS_MESSAGE_BUDGET: before we count as live

@@ -26,7 +26,9 @@ namespace {
 
 constexpr int transfer_fields = 23;
 // Then how far ahead each kind of scattered loop asks (ask_ahead.hpp), -1 while it is trying.
-constexpr int fields = transfer_fields + static_cast<int>(scattered_loop_kinds);
+constexpr int distance_fields = transfer_fields + static_cast<int>(scattered_loop_kinds);
+// Then the transposes by route: by gets, by sends, timed.
+constexpr int fields = distance_fields + 3;
 
 void flatten(const rma_stats& s, double* out) {
   const transfer_count* counts[] = {
@@ -47,6 +49,9 @@ void flatten(const rma_stats& s, double* out) {
     const ask_ahead_tuner& t = ask_ahead_for(static_cast<scattered_loop>(kind));
     out[k++] = t.chosen() ? static_cast<double>(t.distance()) : -1.0;
   }
+  out[k++] = static_cast<double>(s.transposes_by_gets);
+  out[k++] = static_cast<double>(s.transposes_by_sends);
+  out[k++] = static_cast<double>(s.transposes_timed);
 }
 
 void print_row(const char* who, const double* f) {
@@ -58,7 +63,7 @@ void print_row(const char* who, const double* f) {
 
 void print_distances(int image, const double* f) {
   std::printf("%-6d", image);
-  for (int k = transfer_fields; k < fields; ++k) {
+  for (int k = transfer_fields; k < distance_fields; ++k) {
     if (f[k] < 0)
       std::printf(" %16s", "trying");
     else
@@ -108,6 +113,22 @@ void print_table(MPI_Comm comm) {
               "owner reads", "map updates");
   for (int r = 0; r < size; ++r)
     print_distances(r, all.data() + static_cast<std::size_t>(r) * fields);
+  double transposes = 0;
+  for (int r = 0; r < size; ++r) {
+    const double* row = all.data() + static_cast<std::size_t>(r) * fields;
+    transposes += row[distance_fields] + row[distance_fields + 1];
+  }
+  if (transposes > 0) {
+    std::printf(
+        "transposes whose blocks went through MPI, by the route each image took "
+        "(PGAS_TRANSPOSE_ROUTE fixes it), and how many of them were timed to choose it\n");
+    std::printf("%-6s %16s %16s %16s\n", "image", "by gets", "by sends", "timed");
+    for (int r = 0; r < size; ++r) {
+      const double* row = all.data() + static_cast<std::size_t>(r) * fields;
+      std::printf("%-6d %16.0f %16.0f %16.0f\n", r, row[distance_fields], row[distance_fields + 1],
+                  row[distance_fields + 2]);
+    }
+  }
   std::fflush(stdout);
 }
 

@@ -2,6 +2,7 @@
 // atomic; plain store into a same-node peer; in-place update), sync points and windows too;
 // without it every counter stays zero. Registered with PGAS_STATS=1 (also without shared
 // memory) and without it.
+#include <pgas/algorithms.hpp>
 #include <pgas/pgas.hpp>
 
 #include <gtest/gtest.h>
@@ -160,6 +161,66 @@ TEST(Stats, a_window_comes_back_from_the_pool_and_leaves_it_freed) {
   EXPECT_EQ(s2.windows_created - s1.windows_created, 0u);
   EXPECT_EQ(s2.windows_from_pool - s1.windows_from_pool, 1u);
   EXPECT_EQ(s2.windows_freed - s1.windows_freed, 0u);
+}
+
+// A transpose counts, on each image whose blocks went through MPI, the route it took them by:
+// the one PGAS_TRANSPOSE_ROUTE fixes, untimed, or each in turn while the first calls of a shape
+// time them, then the faster. Every cell of b is checked too, so a route taken is a route that
+// worked.
+TEST(Stats, a_transpose_counts_the_route_it_took) {
+  if (!counting())
+    return;
+  const std::size_t p = images();
+  // Both split by columns: each image's tile of b (some of a's rows) takes a part of every
+  // image's tile of a (some of its columns).
+  pgas::ndarray<double, 2> a({4 * p, 3 * p}, pgas::grid({1, p}), 0);
+  pgas::ndarray<double, 2> b({3 * p, 4 * p}, pgas::grid({1, p}), 0);
+  const auto code = [](std::size_t i, std::size_t j) { return static_cast<double>(100 * i + j); };
+  const auto va = a.local();
+  const auto oa = a.local_origin();
+  for (std::size_t i = 0; i < va.extent(0); ++i) {
+    for (std::size_t j = 0; j < va.extent(1); ++j) va(i, j) = code(oa[0] + i, oa[1] + j);
+  }
+  bool through_mpi = false;  // some column of a this process does not map
+  for (std::size_t j = 0; j < 3 * p; ++j)
+    through_mpi = through_mpi || !a.element({0, j}).is_local();
+  constexpr std::uint64_t calls = 6;
+  const pgas::rma_stats s0 = pgas::stats();
+  for (std::uint64_t k = 0; k < calls; ++k) {
+    pgas::transpose(b, a);
+    const auto vb = b.local();
+    const auto ob = b.local_origin();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < vb.extent(0); ++i) {
+      for (std::size_t j = 0; j < vb.extent(1); ++j)
+        wrong += vb(i, j) == code(ob[1] + j, ob[0] + i) ? 0u : 1u;
+    }
+    EXPECT_EQ(wrong, 0u) << "call " << k;
+    for (std::size_t i = 0; i < vb.extent(0); ++i) {
+      for (std::size_t j = 0; j < vb.extent(1); ++j) vb(i, j) = -1;  // so the next call is seen
+    }
+  }
+  const pgas::rma_stats s1 = pgas::stats();
+  const std::uint64_t by_gets = s1.transposes_by_gets - s0.transposes_by_gets;
+  const std::uint64_t by_sends = s1.transposes_by_sends - s0.transposes_by_sends;
+  const std::uint64_t timed = s1.transposes_timed - s0.transposes_timed;
+  if (!through_mpi) {
+    EXPECT_EQ(by_gets + by_sends + timed, 0u);
+    return;
+  }
+  EXPECT_EQ(by_gets + by_sends, calls);
+  if (set_to("PGAS_TRANSPOSE_ROUTE", "gets")) {
+    EXPECT_EQ(by_gets, calls);
+    EXPECT_EQ(timed, 0u);
+  } else if (set_to("PGAS_TRANSPOSE_ROUTE", "sends")) {
+    EXPECT_EQ(by_sends, calls);
+    EXPECT_EQ(timed, 0u);
+  } else {
+    // Two timed calls of each route, then the faster: whichever it is, each route ran twice.
+    EXPECT_EQ(timed, 4u);
+    EXPECT_GE(by_gets, 2u);
+    EXPECT_GE(by_sends, 2u);
+  }
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // own tile of b: the part of a it needs is read straight from the owners' memory where this
 // process maps it (its own tile, same-node peers), otherwise either fetched with one get per
 // owning tile or sent by the owners in one exchange — whichever the first calls measured faster
-// (timed_choice) — and transposed into place in cache-sized blocks.
+// (timed_choice), or PGAS_TRANSPOSE_ROUTE fixes — and transposed into place in cache-sized
+// blocks.
 
 #include <pgas/algorithms/timed_choice.hpp>
 #include <pgas/detail/internal_only.hpp>
@@ -16,6 +17,8 @@
 #include <pgas/runtime/error.hpp>
 #include <pgas/runtime/kept_scratch.hpp>
 #include <pgas/runtime/messages.hpp>
+#include <pgas/runtime/stats.hpp>
+#include <pgas/runtime/transpose_route_setting.hpp>
 #include <pgas/sync.hpp>
 
 #include <algorithm>
@@ -236,25 +239,48 @@ bool transpose_into_tile(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op, transp
   return through_mpi;
 }
 
-// b op= aᵀ on this image's tile, by the route measured faster for arrays of this shape on
-// this team (timed_choice) where the parts through MPI could go either way.
+// Counts (PGAS_STATS) a transpose whose blocks went through MPI on this image, by `route`.
+inline void count_transpose(transpose_route route, bool timed) noexcept {
+  runtime::statistics::count_one(route == transpose_route::owners_send
+                                     ? &rma_stats::transposes_by_sends
+                                     : &rma_stats::transposes_by_gets);
+  if (timed)
+    runtime::statistics::count_one(&rma_stats::transposes_timed);
+}
+
+// b op= aᵀ on this image's tile, by the route PGAS_TRANSPOSE_ROUTE fixes, else by the one
+// measured faster for arrays of this shape on this team (timed_choice) where the parts through
+// MPI could go either way.
 template <class T, class Op>
 void transpose_by_faster_route(ndarray<T, 2>& b, const ndarray<T, 2>& a, Op op) {
+  const auto taken_by = [&](transpose_route route, bool timed) {
+    const bool through_mpi = transpose_into_tile(b, a, op, route);
+    if (through_mpi)
+      count_transpose(route, timed);
+    return through_mpi;
+  };
   const auto& at = a.tiles();
   const auto& bt = b.tiles();
   // An exchange takes byte offsets in MPI's ints: an image sends from its tile of a, receives
   // at most its tile of b (the first tiles are the largest, ghosts counted), the same bound on
-  // every image.
+  // every image. Where it cannot carry them, gets do, whatever the setting.
   const auto largest = [](const tile_layout<2>& t) { return t.stored_elements({0, 0}); };
-  if (!runtime::exchange_fits(std::max(largest(at), largest(bt)) * sizeof(T))) {
-    (void)transpose_into_tile(b, a, op, transpose_route::readers_get);
+  const runtime::transpose_route_setting setting = runtime::transpose_route_from_environment();
+  if (setting == runtime::transpose_route_setting::gets ||
+      !runtime::exchange_fits(std::max(largest(at), largest(bt)) * sizeof(T))) {
+    (void)taken_by(transpose_route::readers_get, false);
+    return;
+  }
+  if (setting == runtime::transpose_route_setting::sends) {
+    (void)taken_by(transpose_route::owners_send, false);
     return;
   }
   const MPI_Comm comm = b.team().native();
   const auto key = std::tuple(MPI_Comm_c2f(comm), at.extents(), at.process_grid().extents(),
                               bt.process_grid().extents(), sizeof(T));
-  timed_choice_for(key).run(comm, [&](int way) {
-    return transpose_into_tile(b, a, op, static_cast<transpose_route>(way));
+  timed_choice& choice = timed_choice_for(key);
+  choice.run(comm, [&](int way) {
+    return taken_by(static_cast<transpose_route>(way), choice.measuring());
   });
 }
 

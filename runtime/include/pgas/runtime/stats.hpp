@@ -35,6 +35,9 @@ struct rma_stats {
   std::uint64_t windows_created = 0;    ///< MPI windows made
   std::uint64_t windows_from_pool = 0;  ///< container windows reused from the window pool
   std::uint64_t windows_freed = 0;      ///< MPI windows freed (at release, or leaving the pool)
+  std::uint64_t transposes_by_gets = 0;   ///< transposes whose blocks through MPI this image got
+  std::uint64_t transposes_by_sends = 0;  ///< ... whose blocks through MPI their owners sent
+  std::uint64_t transposes_timed = 0;     ///< of those, the calls timed to choose the route
 };
 
 /// This image's counters so far: all zero unless PGAS_STATS=1. Local.
@@ -62,6 +65,11 @@ inline void count_many(transfer_count rma_stats::*which,
     c.operations += operations;
     c.bytes += bytes;
   }
+}
+/// Counts one more in `which`, when counting.
+inline void count_one(std::uint64_t rma_stats::*which) noexcept {
+  if (enabled) [[unlikely]]
+    ++(counters.*which);
 }
 /// Reads PGAS_STATS and clears the counters. Local; the environment calls it when it starts.
 void start_from_environment();
