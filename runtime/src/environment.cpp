@@ -378,12 +378,13 @@ MPI_Comm notify_comm() {
 // The user's own MPI_Finalize while the environment lives would pull MPI from under every
 // window, team and message still in use (a crash at the environment's end, or earlier). The
 // profiling interface (MPI-4.1 §15.2) lets the library stand in for MPI_Finalize: while an
-// environment lives it refuses, and MPI stays as it was; otherwise it finalises as asked.
+// environment lives it refuses, and MPI stays as it was; otherwise it finalises as asked, under
+// the watchdog.
 extern "C" int MPI_Finalize(void) {  // NOLINT(readability-identifier-naming): MPI's name
   if (pgas::current != nullptr) {
     throw pgas::usage_error(
         "MPI_Finalize called while the pgas::environment lives; end the environment instead "
         "(it finalises MPI when it started it), or call MPI_Finalize after it is destroyed");
   }
-  return PMPI_Finalize();
+  return pgas::runtime::watchdog::finalize_watched();
 }

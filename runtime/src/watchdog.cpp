@@ -6,7 +6,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +16,9 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <sys/time.h>
 #include <thread>
+#include <unistd.h>
 
 namespace pgas::runtime::watchdog {
 namespace {
@@ -85,6 +89,18 @@ void tell_everyone() noexcept {
   }
 }
 
+// finalize_watched's line, written before the timer starts: a signal handler may only write it.
+char finalize_line[320];
+std::size_t finalize_line_bytes = 0;
+volatile std::sig_atomic_t finalize_ends_job = 0;
+
+extern "C" void on_finalize_overdue(int /*signal*/) {
+  // write() and raise() are async-signal-safe (POSIX); stdio is not.
+  (void)!::write(STDERR_FILENO, finalize_line, finalize_line_bytes);
+  if (finalize_ends_job != 0)
+    std::raise(SIGKILL);  // as end_job_now: ends the job on every host
+}
+
 }  // namespace
 
 void detail::check_slowly() noexcept {
@@ -142,6 +158,53 @@ void end_job_now() noexcept {
   std::fflush(nullptr);
   std::raise(SIGKILL);
   std::_Exit(EXIT_FAILURE);  // not reached
+}
+
+int finalize_watched() noexcept {
+  const double limit = detail::limit_seconds;
+  int finalized = 0;
+  int rank = 0;
+  if (!(limit > 0.0) || MPI_Finalized(&finalized) != MPI_SUCCESS || finalized != 0 ||
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS) {
+    return PMPI_Finalize();  // nothing to watch, or MPI's own error to report
+  }
+  // What the program wrote is out first: a job the timer ends keeps no buffered line.
+  std::fflush(nullptr);
+  const int n = std::snprintf(
+      finalize_line, sizeof finalize_line,
+      "pgas watchdog: image %d has waited %.0f s in MPI_Finalize, after the program's end; %s\n",
+      rank, limit,
+      ending ? "PGAS_WATCHDOG limit reached; ending the job"
+             : "still waiting (PGAS_WATCHDOG=S ends the job after S seconds; PGAS_WATCHDOG=0 "
+               "stops this report)");
+  finalize_line_bytes = n > 0 ? std::min(static_cast<std::size_t>(n), sizeof finalize_line - 1) : 0;
+  finalize_ends_job = ending ? 1 : 0;
+  // A one-shot SIGALRM, not a thread (MPI_Init gives MPI_THREAD_SINGLE): the program's own
+  // handler and timer, if any, are put back after.
+  struct sigaction overdue {};
+  overdue.sa_handler = on_finalize_overdue;
+  sigemptyset(&overdue.sa_mask);
+  overdue.sa_flags = SA_RESTART;  // MPI's interrupted calls resume
+  struct sigaction before {};
+  itimerval timer{};
+  const double whole = std::floor(limit);
+  timer.it_value.tv_sec = static_cast<time_t>(whole);
+  timer.it_value.tv_usec = static_cast<suseconds_t>((limit - whole) * 1e6);
+  if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0)
+    timer.it_value.tv_usec = 1;
+  itimerval timer_before{};
+  const bool handled = sigaction(SIGALRM, &overdue, &before) == 0;
+  const bool timed = handled && setitimer(ITIMER_REAL, &timer, &timer_before) == 0;
+  const int result = PMPI_Finalize();
+  if (timed) {
+    itimerval off{};
+    (void)setitimer(ITIMER_REAL, &off, nullptr);
+  }
+  if (handled)
+    (void)sigaction(SIGALRM, &before, nullptr);
+  if (timed && (timer_before.it_value.tv_sec != 0 || timer_before.it_value.tv_usec != 0))
+    (void)setitimer(ITIMER_REAL, &timer_before, nullptr);
+  return result;
 }
 
 void configure() {

@@ -114,4 +114,12 @@ void on_fired(std::size_t source) noexcept;
 /// end_job_when at once: for a process that alone has something to say, and has said it. Local.
 [[noreturn]] void end_job_now() noexcept;
 
+/// PMPI_Finalize under the watchdog, for MPI_Finalize (the environment's, or the program's own
+/// after the environment): MPI's wait there is none of the library's, and a finalize that never
+/// returns (MPICH 4.0 between hosts over TCP, docs/platform.md) would end a finished program
+/// with no word. After the watchdog's limit a timer prints this image's line; with
+/// PGAS_WATCHDOG=S it ends the job. Off until an environment has read PGAS_WATCHDOG, and with
+/// PGAS_WATCHDOG=0. Returns what PMPI_Finalize returns. Local.
+int finalize_watched() noexcept;
+
 }  // namespace pgas::runtime::watchdog
