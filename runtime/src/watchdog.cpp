@@ -31,6 +31,11 @@ bool reported = false;                           // this wait's line was printed
 bool peer_fired = false;                         // another image's watchdog fired: report and end
 std::size_t fired_by = 0;                        // its world rank
 constexpr auto grace = std::chrono::seconds(2);  // for the others' lines before the job ends
+// How a line ends: the job ends (PGAS_WATCHDOG=S), or the wait goes on (unset).
+constexpr const char* ending_the_job = "PGAS_WATCHDOG limit reached; ending the job";
+constexpr const char* still_waiting =
+    "still waiting (PGAS_WATCHDOG=S ends the job after S seconds; PGAS_WATCHDOG=0 stops this "
+    "report)";
 
 // One line: this image, how long it waited, in which call and where, and its team.
 void report(double waited, const char* why) noexcept {
@@ -123,14 +128,12 @@ void detail::check_slowly() noexcept {
     return;
   if (!ending) {
     if (!reported) {
-      report(waited,
-             "still waiting (PGAS_WATCHDOG=S ends the job after S seconds; "
-             "PGAS_WATCHDOG=0 stops this report)");
+      report(waited, still_waiting);
       reported = true;
     }
     return;
   }
-  report(waited, "PGAS_WATCHDOG limit reached; ending the job");
+  report(waited, ending_the_job);
   tell_everyone();
   end_after_grace();
 }
@@ -173,14 +176,11 @@ int finalize_watched() noexcept {
   const int n = std::snprintf(
       finalize_line, sizeof finalize_line,
       "pgas watchdog: image %d has waited %.0f s in MPI_Finalize, after the program's end; %s\n",
-      rank, limit,
-      ending ? "PGAS_WATCHDOG limit reached; ending the job"
-             : "still waiting (PGAS_WATCHDOG=S ends the job after S seconds; PGAS_WATCHDOG=0 "
-               "stops this report)");
+      rank, limit, ending ? ending_the_job : still_waiting);
   finalize_line_bytes = n > 0 ? std::min(static_cast<std::size_t>(n), sizeof finalize_line - 1) : 0;
   finalize_ends_job = ending ? 1 : 0;
   // A one-shot SIGALRM, not a thread (MPI_Init gives MPI_THREAD_SINGLE): the program's own
-  // handler and timer, if any, are put back after.
+  // handler and timer, if any, are put back after (the timer with what it had left before).
   struct sigaction overdue {};
   overdue.sa_handler = on_finalize_overdue;
   sigemptyset(&overdue.sa_mask);
