@@ -173,6 +173,7 @@ int finalize_watched() noexcept {
   }
   // What the program wrote is out first: a job the timer ends keeps no buffered line.
   std::fflush(nullptr);
+  // bench/run-all recognises this line by "in MPI_Finalize, after the program's end".
   const int n = std::snprintf(
       finalize_line, sizeof finalize_line,
       "pgas watchdog: image %d has waited %.0f s in MPI_Finalize, after the program's end; %s\n",
