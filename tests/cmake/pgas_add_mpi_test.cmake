@@ -55,10 +55,13 @@ endfunction()
 # one node otherwise map each other's memory, and peers' elements would never take the MPI
 # one-sided paths. At 2 images as <name>.rma_only.np2 (PGAS_SHARED_MEMORY=0: peers on this node
 # through MPI), at 3 as <name>.off_node.np3 (PGAS_ONE_IMAGE_PER_NODE=1: every peer as if on
-# another node, the paths a job across nodes takes).
+# another node, the paths a job across nodes takes), unless WITHOUT_OFF_NODE.
 function(pgas_add_rma_only_test name)
+  cmake_parse_arguments(arg "WITHOUT_OFF_NODE" "" "" ${ARGN})
   pgas_run_at(${name}.rma_only.np2 ${name} 2 PGAS_SHARED_MEMORY=0)
-  pgas_run_at(${name}.off_node.np3 ${name} 3 PGAS_ONE_IMAGE_PER_NODE=1)
+  if(NOT arg_WITHOUT_OFF_NODE)
+    pgas_run_at(${name}.off_node.np3 ${name} 3 PGAS_ONE_IMAGE_PER_NODE=1)
+  endif()
 endfunction()
 
 # pgas_add_singleton_test(<name>): runs an existing test binary without a launcher.
