@@ -127,22 +127,12 @@ bool rings::slot_free(std::size_t image) const noexcept {
              .number.load(std::memory_order_acquire) == 0;
 }
 
-std::byte* rings::next_slot_room(std::size_t image) const noexcept {
-  const std::size_t destination = index_of_[image];
-  return reinterpret_cast<std::byte*>(&slot(inbox_of_[destination], rank_, sent_[destination])) +
-         sizeof(slot_header);
-}
-
-void rings::publish_written(std::size_t image, std::size_t bytes) noexcept {
+void rings::publish(std::size_t image, const std::byte* data, std::size_t bytes) noexcept {
   const std::size_t destination = index_of_[image];
   slot_header& s = slot(inbox_of_[destination], rank_, sent_[destination]);
   s.bytes = bytes;
+  std::memcpy(reinterpret_cast<std::byte*>(&s) + sizeof(slot_header), data, bytes);
   s.number.store(++sent_[destination], std::memory_order_release);
-}
-
-void rings::publish(std::size_t image, const std::byte* data, std::size_t bytes) noexcept {
-  std::memcpy(next_slot_room(image), data, bytes);
-  publish_written(image, bytes);
 }
 
 std::uint64_t rings::unhandled(std::size_t image) const noexcept {

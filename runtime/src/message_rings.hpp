@@ -1,9 +1,9 @@
 #pragma once
 // The message engine's transport between the images of one node: for each ordered pair, a ring
-// of slots in a shared window of the receiver, which the sender fills (in place, or by a copy of
-// a buffer) and publishes with a release store of its number, and a count of the pair's buffers
-// handled, which the receiver publishes back (the pair's credit). No MPI call on the way: a round
-// trip through MPI_Isend/MPI_Test costs its two calls on either side. Private to runtime/src.
+// of slots in a shared window of the receiver, which the sender copies a buffer into and
+// publishes with a release store of its number, and a count of the pair's buffers handled,
+// which the receiver publishes back (the pair's credit). No MPI call on the way: a round trip
+// through MPI_Isend/MPI_Test costs its two calls on either side. Private to runtime/src.
 
 #include <mpi.h>
 
@@ -47,11 +47,6 @@ class rings {
   [[nodiscard]] bool slot_free(std::size_t destination) const noexcept;
   /// Copies `bytes` bytes into that slot and publishes them (slot_free said it is free).
   void publish(std::size_t destination, const std::byte* data, std::size_t bytes) noexcept;
-  /// That slot's room, of slot_bytes, to fill in place (slot_free said it is free): nothing
-  /// else writes there, and the destination reads none of it, until publish_written.
-  [[nodiscard]] std::byte* next_slot_room(std::size_t destination) const noexcept;
-  /// Publishes the first `bytes` bytes written into next_slot_room(destination).
-  void publish_written(std::size_t destination, std::size_t bytes) noexcept;
   /// Buffers sent to the destination that it has not yet reported handled.
   [[nodiscard]] std::uint64_t unhandled(std::size_t destination) const noexcept;
 

@@ -87,8 +87,7 @@ struct waiting_send {
 // progress (what is written where is its fast_path::lane, which reserve()'s inline path sees).
 struct outgoing {
   buffer owned;
-  bool urgent = false;        // holds acknowledgements or handlers' messages: sent at each progress
-  bool in_ring_slot = false;  // filled in its destination's next ring slot: nothing owned
+  bool urgent = false;  // holds acknowledgements or handlers' messages: sent at each progress
 };
 
 // A posted receive, and once its buffer has arrived, how far its handling has got: the calls of
@@ -145,7 +144,6 @@ struct alignas(64) peer {
   char acks_now = 0;          // acknowledgements of handlers' messages: never held
   char waits = 0;          // it asked for acknowledgements, and no sync point has ended here since
   bool same_node = false;  // it runs on this node (MPI may reach it through memory)
-  bool streaming = false;  // the last buffer to it went at least half full (send_buffer)
   std::deque<waiting_send> waiting;  // full buffers waiting for credit, oldest first
   std::vector<ack_run> acks_out;     // acknowledgements owed to it
 };
@@ -491,16 +489,6 @@ void send_buffer(engine& e, std::size_t destination) {
   if (l.used == 0)
     return;
   close_run(e, destination);
-  e.peers[destination].streaming = l.used >= e.buffer_bytes / 2;
-  if (o.in_ring_slot) {
-    // Filled where it goes: published as it lies.
-    const std::size_t bytes = l.used;
-    l = fast_path::lane{};
-    o.urgent = false;
-    o.in_ring_slot = false;
-    e.ring->publish_written(destination, bytes);
-    return;
-  }
   // To itself without MPI from user code only, and no more buffers than the budget has beyond
   // what every destination's buffer, a send in flight to each and the posted receives need: a
   // handler's buffers to itself go through MPI, as before, so a handler waiting for room does
@@ -612,19 +600,6 @@ std::span<std::byte> reserve_with_token(engine& e,
     // not all at its end (inside a handler, only when waiting for room).
     if (!e.current.active)
       progress();
-  }
-  // In a stream to a ring with nothing waiting for it, a slot free and the pair's credit, the
-  // buffer is filled in the slot itself: no copy when it goes, and none of the budget's buffers
-  // held (bench_rpc's rpc_ff stream on one node 2-4 % faster, both MPIs). Nothing else is
-  // written to that slot meanwhile: the buffers to one destination go in order, and the
-  // waiting ones (none now) only after this one. Not for a small buffer after a small one: a
-  // round trip's message written straight into the other core's lines took 7 % longer (MPICH).
-  if (e.lanes[destination].data == nullptr && e.peers[destination].streaming &&
-      by_ring(e, destination) && e.peers[destination].waiting.empty() &&
-      may_send(e, destination, e.buffer_bytes, /*regardless=*/false)) {
-    e.lanes[destination].data = e.ring->next_slot_room(destination);
-    e.lanes[destination].room = buffer_room(e, destination);
-    e.peers[destination].out.in_ring_slot = true;
   }
   // Taking a buffer may make progress, whose handlers may write to this destination: look again.
   while (e.lanes[destination].data == nullptr) {
